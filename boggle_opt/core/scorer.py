@@ -1,0 +1,432 @@
+"""Score boards against a packed trie. Compiled with mypyc.
+
+One Scorer owns a private copy of the trie's node words so it can stamp the
+words it has found on the current board without a second memory read (two
+scorers sharing stamps would corrupt each other's results).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from librt.vecs import append, vec
+from mypy_extensions import i64
+
+from .errors import BoardError
+from .geometry import Geometry
+from .trie import (
+    CHILD_MASK,
+    CHILD_SHIFT,
+    LETTER_MASK,
+    STAMP_CLEAR,
+    STAMP_MAX,
+    STAMP_SHIFT,
+    WORD_BIT,
+    PackedTrie,
+)
+
+N_LETTERS: Final[i64] = 26
+ADJ_STRIDE: Final[i64] = 9
+
+
+class FoundWord:
+    """A word found on a board, with the cells of one path that spells it."""
+
+    word: str
+    points: int
+    path: list[int]
+
+    def __init__(self, word: str, points: int, path: list[int]) -> None:
+        self.word = word
+        self.points = points
+        self.path = path
+
+    def __repr__(self) -> str:
+        return f"FoundWord({self.word!r}, {self.points}, {self.path})"
+
+
+class Scorer:
+    """Scores boards of one geometry; reusable for any number of boards."""
+
+    geometry: Geometry
+    n: i64
+    nodes: vec[i64]
+    points: vec[i64]
+    # adjacency, stride ADJ_STRIDE: adj[c * 9] = count, then the neighbours
+    adj: vec[i64]
+    # per cell, stride 2: [1 << letter on the current board, 1 << cell]
+    cells: vec[i64]
+    letters: vec[i64]
+    stamp: i64
+    n_found: i64
+    # neighbourhood scoring state
+    credit: vec[i64]
+    credit_stamp: i64
+
+    def __init__(self, trie: PackedTrie, geometry: Geometry) -> None:
+        self.geometry = geometry
+        self.n = geometry.n
+        self.nodes = vec[i64](trie.nodes)
+        self.points = trie.points
+        adj: vec[i64] = vec[i64]()
+        cells: vec[i64] = vec[i64]()
+        bit: i64 = 1
+        for c in range(self.n):
+            nbrs = geometry.neighbours(c)
+            adj = append(adj, len(nbrs))
+            for j in range(ADJ_STRIDE - 1):
+                adj = append(adj, nbrs[j] if j < len(nbrs) else -1)
+            cells = append(cells, 1)
+            cells = append(cells, bit)
+            # shift through a variable: bit 63 is the sign bit, so write it as
+            # the minimum i64 (a literal 1 << c would be a 32-bit C shift)
+            bit = bit * 2 if c < 62 else -9223372036854775807 - 1
+        self.adj = adj
+        self.cells = cells
+        self.letters = vec[i64]([0] * self.n)
+        self.stamp = 0
+        self.n_found = 0
+        self.credit = vec[i64]([0] * len(self.nodes))
+        self.credit_stamp = 0
+
+    # -- board input -------------------------------------------------------
+
+    def _load(self, board: str) -> None:
+        if len(board) != self.n:
+            raise BoardError(
+                f"bad board {board!r}: {len(board)} letters, "
+                f"but a {self.geometry.size} board has {self.n}"
+            )
+        letters = self.letters
+        cells = self.cells
+        for i in range(self.n):
+            letter: i64 = ord(board[i]) - 97
+            if letter < 0 or letter >= N_LETTERS:
+                raise BoardError(
+                    f"bad board {board!r}: character {board[i]!r} is not a letter a-z"
+                )
+            letters[i] = letter
+            cells[2 * i] = 1 << letter
+
+    def _next_stamp(self) -> i64:
+        stamp = self.stamp + 1
+        if stamp > STAMP_MAX:
+            nodes = self.nodes
+            for i in range(len(nodes)):
+                nodes[i] = nodes[i] & STAMP_CLEAR
+            stamp = 1
+        self.stamp = stamp
+        return stamp
+
+    def _root_child(self, letter: i64) -> i64:
+        w = self.nodes[0]
+        bit: i64 = 1 << letter
+        if (w & bit) == 0:
+            return -1
+        x = w & (bit - 1) & LETTER_MASK
+        x = x - ((x >> 1) & 0x55555555)
+        x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+        x = (x + (x >> 4)) & 0x0F0F0F0F
+        return ((w >> CHILD_SHIFT) & CHILD_MASK) + (((x * 0x01010101) >> 24) & 0xFF)
+
+    # -- standard score (the hot path) --------------------------------------
+
+    def score(self, board: str) -> int:
+        """Points of the distinct words on ``board``."""
+        self._load(board)
+        stamp = self._next_stamp()
+        nodes = self.nodes
+        total: i64 = 0
+        for c in range(self.n):
+            child = self._root_child(self.letters[c])
+            if child >= 0:
+                total += _dfs(nodes, self.points, self.adj, self.cells, stamp, c, child)
+        return total
+
+    def score_many(self, boards: list[str]) -> list[int]:
+        return [self.score(b) for b in boards]
+
+    # -- reporting: words with paths, Multi and de-duplicated Multi ---------
+
+    def words(self, board: str) -> list[FoundWord]:
+        """Each distinct word once, with the first path (depth-first) found."""
+        self._load(board)
+        self._next_stamp()
+        self.n_found = 0
+        out: list[FoundWord] = []
+        for c in range(self.n):
+            child = self._root_child(self.letters[c])
+            if child >= 0:
+                self._dfs_words(c, child, self.cells[2 * c + 1], [c], board, out)
+        return out
+
+    def _dfs_words(
+        self,
+        cell: i64,
+        node: i64,
+        used: i64,
+        path: list[int],
+        board: str,
+        out: list[FoundWord],
+    ) -> None:
+        w = self.nodes[node]
+        if (w & WORD_BIT) != 0 and (w >> STAMP_SHIFT) != self.stamp:
+            self.nodes[node] = (w & STAMP_CLEAR) | (self.stamp << STAMP_SHIFT)
+            self.n_found += 1
+            spelled = "".join(["qu" if board[p] == "q" else board[p] for p in path])
+            out.append(FoundWord(spelled, self.points[node], list(path)))
+        at = cell * ADJ_STRIDE
+        for k in range(at + 1, at + 1 + self.adj[at]):
+            nb = self.adj[k]
+            if (used & self.cells[2 * nb + 1]) == 0:
+                child = self._child(w, self.letters[nb])
+                if child >= 0:
+                    path.append(nb)
+                    self._dfs_words(nb, child, used | self.cells[2 * nb + 1], path, board, out)
+                    path.pop()
+
+    def _child(self, w: i64, letter: i64) -> i64:
+        bit: i64 = 1 << letter
+        mask = w & LETTER_MASK
+        if (mask & bit) == 0:
+            return -1
+        x = mask & (bit - 1)
+        x = x - ((x >> 1) & 0x55555555)
+        x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+        x = (x + (x >> 4)) & 0x0F0F0F0F
+        return ((w >> CHILD_SHIFT) & CHILD_MASK) + (((x * 0x01010101) >> 24) & 0xFF)
+
+    def multi(self, board: str) -> int:
+        """Multi-Boggle: every path to every word scores."""
+        self._load(board)
+        total: i64 = 0
+        for c in range(self.n):
+            child = self._root_child(self.letters[c])
+            if child >= 0:
+                total += self._dfs_multi(c, child, self.cells[2 * c + 1], None)
+        return total
+
+    def demulti(self, board: str) -> int:
+        """De-duplicated Multi-Boggle: each (word, set of cells) scores once."""
+        self._load(board)
+        seen: set[tuple[int, int]] = set()
+        total: i64 = 0
+        for c in range(self.n):
+            child = self._root_child(self.letters[c])
+            if child >= 0:
+                total += self._dfs_multi(c, child, self.cells[2 * c + 1], seen)
+        return total
+
+    def _dfs_multi(
+        self, cell: i64, node: i64, used: i64, seen: set[tuple[int, int]] | None
+    ) -> i64:
+        w = self.nodes[node]
+        total: i64 = 0
+        if (w & WORD_BIT) != 0:
+            if seen is None:
+                total = self.points[node]
+            else:
+                key = (int(node), int(used))
+                if key not in seen:
+                    seen.add(key)
+                    total = self.points[node]
+        at = cell * ADJ_STRIDE
+        for k in range(at + 1, at + 1 + self.adj[at]):
+            nb = self.adj[k]
+            if (used & self.cells[2 * nb + 1]) == 0:
+                child = self._child(w, self.letters[nb])
+                if child >= 0:
+                    total += self._dfs_multi(nb, child, used | self.cells[2 * nb + 1], seen)
+        return total
+
+    # -- one-letter neighbourhood -------------------------------------------
+
+    def neighbourhood(self, board: str) -> list[int]:
+        """Scores of every board one letter away: ``out[cell * 26 + letter]``.
+
+        One search per cell treats that cell as a wildcard: words avoiding it
+        count for all 26 letters, words through it only for the letter used
+        there, and only if they are not also found without it. Those are
+        collected in ``pending`` and settled once the search is over.
+        """
+        self._load(board)
+        n = self.n
+        out: list[int] = [0] * (n * N_LETTERS)
+        nodes = self.nodes
+        cells = self.cells
+        pending = _Pending()
+        for wc in range(n):
+            stamp = self._next_stamp()
+            self.credit_stamp += 1
+            cstamp = self.credit_stamp
+            pending.items = vec[i64]()
+            base: i64 = 0
+            saved = cells[2 * wc]
+            cells[2 * wc] = LETTER_MASK  # the wildcard takes any letter
+            root = nodes[0]
+            for c in range(n):
+                lbit = cells[2 * c]
+                _wild_children(
+                    nodes, self.points, self.credit, self.adj, cells, pending,
+                    stamp, cstamp, wc, c, root, lbit, -1,
+                )
+            cells[2 * wc] = saved
+            base = pending.base
+            pending.base = 0
+            row: i64 = wc * N_LETTERS
+            for letter in range(N_LETTERS):
+                out[row + letter] = base
+            items = pending.items
+            j: i64 = 0
+            while j < len(items):
+                node = items[j]
+                if (nodes[node] >> STAMP_SHIFT) != stamp:
+                    out[row + items[j + 1]] += self.points[node]
+                j += 2
+        return out
+
+
+class _Pending:
+    """Words found through the wildcard cell, as (node, letter) pairs, and the
+    points of words found without it."""
+
+    items: vec[i64]
+    base: i64
+
+    def __init__(self) -> None:
+        self.items = vec[i64]()
+        self.base = 0
+
+
+def _wild_children(
+    nodes: vec[i64],
+    points: vec[i64],
+    credit: vec[i64],
+    adj: vec[i64],
+    cells: vec[i64],
+    pending: _Pending,
+    stamp: i64,
+    cstamp: i64,
+    wc: i64,
+    nb: i64,
+    w: i64,
+    lbit: i64,
+    wild: i64,
+) -> None:
+    """Visit the children of node word ``w`` that cell ``nb`` (letter bits
+    ``lbit``) can spell; at the wildcard cell that is every child."""
+    mask = w & LETTER_MASK
+    m = mask & lbit
+    if m == 0:
+        return
+    first = (w >> CHILD_SHIFT) & CHILD_MASK
+    if nb != wc:
+        x = mask & (lbit - 1)
+        x = x - ((x >> 1) & 0x55555555)
+        x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+        x = (x + (x >> 4)) & 0x0F0F0F0F
+        child = first + (((x * 0x01010101) >> 24) & 0xFF)
+        _dfs_wild(nodes, points, credit, adj, cells, pending, stamp, cstamp, wc, nb, child, wild)
+        return
+    letter: i64 = 0
+    child = first
+    while m != 0:
+        if (m & 1) != 0:
+            _dfs_wild(
+                nodes, points, credit, adj, cells, pending, stamp, cstamp, wc, nb, child, letter
+            )
+            child += 1
+        m >>= 1
+        letter += 1
+
+
+def _dfs_wild(
+    nodes: vec[i64],
+    points: vec[i64],
+    credit: vec[i64],
+    adj: vec[i64],
+    cells: vec[i64],
+    pending: _Pending,
+    stamp: i64,
+    cstamp: i64,
+    wc: i64,
+    cell: i64,
+    node: i64,
+    wild: i64,
+) -> None:
+    """Like ``_dfs``, with ``wild`` the letter taken by the wildcard cell on
+    this path (-1 while the path has not used it)."""
+    w = nodes[node]
+    if (w & WORD_BIT) != 0:
+        if wild < 0:
+            if (w >> STAMP_SHIFT) != stamp:
+                nodes[node] = (w & STAMP_CLEAR) | (stamp << STAMP_SHIFT)
+                pending.base += points[node]
+        else:
+            c = credit[node]
+            if (c >> N_LETTERS) != cstamp:
+                c = cstamp << N_LETTERS
+            bit: i64 = 1 << wild
+            if (c & bit) == 0:
+                credit[node] = c | bit
+                pending.items = append(pending.items, node)
+                pending.items = append(pending.items, wild)
+    if (w & LETTER_MASK) == 0:
+        return
+    saved = cells[2 * cell]
+    cells[2 * cell] = 0
+    k = cell * ADJ_STRIDE
+    end = k + 1 + adj[k]
+    k += 1
+    while k < end:
+        nb = adj[k]
+        k += 1
+        _wild_children(
+            nodes, points, credit, adj, cells, pending, stamp, cstamp, wc, nb, w, cells[2 * nb], wild
+        )
+    cells[2 * cell] = saved
+
+
+def _dfs(
+    nodes: vec[i64],
+    points: vec[i64],
+    adj: vec[i64],
+    cells: vec[i64],
+    stamp: i64,
+    cell: i64,
+    node: i64,
+) -> i64:
+    """Points of new words at ``node`` (reached at ``cell``) and below it.
+
+    The hot loop: a module-level function whose vectors arrive as borrowed
+    arguments (reading them from ``self`` costs reference counting per call).
+    Cells in use are marked by clearing their letter bit in ``cells``, so one
+    read tells both whether the cell is free and whether the trie continues.
+    """
+    w = nodes[node]
+    total: i64 = 0
+    if (w & WORD_BIT) != 0 and (w >> STAMP_SHIFT) != stamp:
+        nodes[node] = (w & STAMP_CLEAR) | (stamp << STAMP_SHIFT)
+        total = points[node]
+    mask = w & LETTER_MASK
+    if mask == 0:
+        return total
+    first = (w >> CHILD_SHIFT) & CHILD_MASK
+    saved = cells[2 * cell]
+    cells[2 * cell] = 0
+    k = cell * ADJ_STRIDE
+    end = k + 1 + adj[k]
+    k += 1
+    while k < end:
+        nb = adj[k]
+        k += 1
+        lbit = cells[2 * nb]
+        if (mask & lbit) != 0:
+            x = mask & (lbit - 1)
+            x = x - ((x >> 1) & 0x55555555)
+            x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+            x = (x + (x >> 4)) & 0x0F0F0F0F
+            child = first + (((x * 0x01010101) >> 24) & 0xFF)
+            total += _dfs(nodes, points, adj, cells, stamp, nb, child)
+    cells[2 * cell] = saved
+    return total

@@ -1,0 +1,1 @@
+"""Built-in searchers (registered through the boggle_opt entry points)."""
