@@ -40,6 +40,7 @@ class Dictionary:
         self.rule = rule
         self.n_words = len(words)
         self.trie = PackedTrie([k for k, _ in pairs], points)
+        self._scorers: dict[tuple[int, int], Scorer] = {}
         self.build_seconds = time.perf_counter() - start
 
     @property
@@ -48,4 +49,12 @@ class Dictionary:
         return f"{self.name} ({self.n_words:,} words)"
 
     def scorer(self, geometry: Geometry) -> Scorer:
-        return Scorer(self.trie, geometry)
+        """This dictionary's scorer for a board size, made once and reused.
+
+        A Scorer keeps scratch state, so share one only within a thread.
+        """
+        key = (geometry.cols, geometry.rows)
+        scorer = self._scorers.get(key)
+        if scorer is None:
+            scorer = self._scorers[key] = Scorer(self.trie, geometry)
+        return scorer

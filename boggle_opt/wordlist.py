@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,3 +46,12 @@ def clean_words(lines: Iterable[str]) -> list[str]:
     """Distinct playable words, sorted. Tolerates CRLF, upper case, blank lines."""
     words = {w for w in (line.strip().lower() for line in lines) if playable(w)}
     return sorted(words)
+
+
+def looks_like_path(spec: str) -> bool:
+    return os.sep in spec or spec.endswith(".txt") or Path(spec).exists()
+
+
+def path_source(path: str) -> WordListSource:
+    """Any file, one word a line: the built-in source for ``--wordlist PATH``."""
+    return WordListSource(path, f"the file {path}", lambda: read_word_file(path))

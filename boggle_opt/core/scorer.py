@@ -58,7 +58,6 @@ class Scorer:
     cells: vec[i64]
     letters: vec[i64]
     stamp: i64
-    n_found: i64
     # neighbourhood scoring state
     credit: vec[i64]
     credit_stamp: i64
@@ -85,8 +84,7 @@ class Scorer:
         self.cells = cells
         self.letters = vec[i64]([0] * self.n)
         self.stamp = 0
-        self.n_found = 0
-        self.credit = vec[i64]([0] * len(self.nodes))
+        self.credit = vec[i64]()  # allocated by the first neighbourhood()
         self.credit_stamp = 0
 
     # -- board input -------------------------------------------------------
@@ -152,7 +150,6 @@ class Scorer:
         """Each distinct word once, with the first path (depth-first) found."""
         self._load(board)
         self._next_stamp()
-        self.n_found = 0
         out: list[FoundWord] = []
         for c in range(self.n):
             child = self._root_child(self.letters[c])
@@ -172,7 +169,6 @@ class Scorer:
         w = self.nodes[node]
         if (w & WORD_BIT) != 0 and (w >> STAMP_SHIFT) != self.stamp:
             self.nodes[node] = (w & STAMP_CLEAR) | (self.stamp << STAMP_SHIFT)
-            self.n_found += 1
             spelled = "".join(["qu" if board[p] == "q" else board[p] for p in path])
             out.append(FoundWord(spelled, self.points[node], list(path)))
         at = cell * ADJ_STRIDE
@@ -254,6 +250,8 @@ class Scorer:
         out: list[int] = [0] * (n * N_LETTERS)
         nodes = self.nodes
         cells = self.cells
+        if len(self.credit) != len(nodes):
+            self.credit = vec[i64]([0] * len(nodes))
         pending = _Pending()
         for wc in range(n):
             stamp = self._next_stamp()

@@ -1,0 +1,71 @@
+"""The library entry points: load a dictionary, score and analyse boards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .core.errors import BoardError
+from .core.geometry import Geometry, infer_size, parse_size
+from .core.scorer import FoundWord
+from .dictionary import Dictionary
+from .plugin_loader import Registries, load_plugins
+from .wordlist import WordListSource, looks_like_path, path_source
+
+DEFAULT_WORDLIST = "default"
+DEFAULT_RULE = "standard"
+
+
+def wordlist_source(spec: str, registries: Registries) -> WordListSource:
+    """A registered word list by name or alias, else a file path."""
+    if spec in registries.wordlists:
+        return registries.wordlists.get(spec)
+    if looks_like_path(spec):
+        return path_source(spec)
+    # raises the "unknown word list (available: ...)" error
+    registries.wordlists.get(spec)
+    raise AssertionError("unreachable")
+
+
+def load_dictionary(
+    wordlist: str = DEFAULT_WORDLIST,
+    rule: str = DEFAULT_RULE,
+    registries: Registries | None = None,
+) -> Dictionary:
+    """Build the dictionary for a word list (name or path) and a rule name."""
+    regs = registries if registries is not None else load_plugins()
+    scoring_rule = regs.rules.get(rule)
+    source = wordlist_source(wordlist, regs)
+    return Dictionary(source.name, source.load(), scoring_rule)
+
+
+def geometry_for(board: str, size: str | None) -> Geometry:
+    """The geometry named by ``size`` (``CxR``), else the square one the board fits."""
+    if not board.strip():
+        raise BoardError("empty board")
+    cols, rows = parse_size(size) if size else infer_size(len(board.strip()))
+    return Geometry(cols, rows)
+
+
+@dataclass(frozen=True)
+class BoardReport:
+    board: str
+    size: str
+    score: int
+    words: list[FoundWord]
+    multi: int
+    demulti: int
+
+
+def analyse(dictionary: Dictionary, board: str, size: str | None = None) -> BoardReport:
+    """Score, words with paths, Multi and de-duplicated Multi for one board."""
+    geometry = geometry_for(board, size)
+    board = geometry.parse(board)
+    scorer = dictionary.scorer(geometry)
+    return BoardReport(
+        board=board,
+        size=geometry.size,
+        score=scorer.score(board),
+        words=scorer.words(board),
+        multi=scorer.multi(board),
+        demulti=scorer.demulti(board),
+    )

@@ -1,0 +1,37 @@
+"""The hook specifications: every hook only registers things.
+
+A plugin module implements any of these with ``@boggle_opt.hookimpl`` and is
+named in the ``boggle_opt`` entry-point group of its package. After loading,
+the rest of the program works with the typed registries, never with hooks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pluggy
+
+from .rules import ScoringRule
+from .wordlist import WordListSource
+
+hookspec = pluggy.HookspecMarker("boggle_opt")
+
+
+@hookspec
+def register_searchers(register: Callable[[Any], None]) -> None:
+    """Register searcher classes: ``register(MySearcher)``.
+
+    A searcher class has a ``name`` and a docstring whose first line is its
+    one-line summary.
+    """
+
+
+@hookspec
+def register_scoring_rules(register: Callable[[ScoringRule], None]) -> None:
+    """Register scoring rules: ``register(ScoringRule(...))``."""
+
+
+@hookspec
+def register_wordlists(register: Callable[[WordListSource], None]) -> None:
+    """Register word-list sources: ``register(WordListSource(...))``."""

@@ -1,0 +1,76 @@
+"""Typed name -> item registries filled by plugins; names and aliases are unique."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from .core.errors import PluginError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a registered item came from."""
+
+    plugin: str
+    distribution: str
+    version: str
+
+    def __str__(self) -> str:
+        return f"plugin {self.plugin!r} ({self.distribution} {self.version})"
+
+
+@dataclass(frozen=True)
+class Entry(Generic[T]):
+    name: str
+    aliases: tuple[str, ...]
+    summary: str
+    item: T
+    origin: Origin
+
+
+class Registry(Generic[T]):
+    """Items of one kind (``kind`` names it in messages, e.g. "scoring rule")."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._entries: dict[str, Entry[T]] = {}
+        self._names: dict[str, str] = {}  # name or alias -> name
+
+    def add(
+        self, name: str, item: T, summary: str, origin: Origin, aliases: tuple[str, ...] = ()
+    ) -> None:
+        if not isinstance(name, str) or not name:
+            raise PluginError(f"{origin} registered a {self.kind} without a name")
+        for key in (name, *aliases):
+            if key in self._names:
+                other = self._entries[self._names[key]].origin
+                raise PluginError(
+                    f"duplicate {self.kind} name {key!r}: registered by {other} and by {origin}"
+                )
+        self._entries[name] = Entry(name, tuple(aliases), summary, item, origin)
+        for key in (name, *aliases):
+            self._names[key] = name
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def get(self, name: str) -> T:
+        return self.entry(name).item
+
+    def entry(self, name: str) -> Entry[T]:
+        try:
+            return self._entries[self._names[name]]
+        except KeyError:
+            available = ", ".join(self.names()) or "none"
+            raise PluginError(
+                f"unknown {self.kind} {name!r} (available: {available})"
+            ) from None
+
+    def names(self) -> list[str]:
+        return sorted(self._entries)
+
+    def entries(self) -> list[Entry[T]]:
+        return [self._entries[n] for n in self.names()]

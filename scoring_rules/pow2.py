@@ -1,0 +1,20 @@
+"""Powers of two: 2 ** (length - 3) points, so long words dominate."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from boggle_opt import hookimpl
+from boggle_opt.rules import ScoringRule
+
+
+def _points(word: str) -> int:
+    return 1 << (len(word) - 3)
+
+
+POW2 = ScoringRule("pow2", "2^(length-3) points: 1, 2, 4, 8, ...", _points, ("powers-of-two",))
+
+
+@hookimpl
+def register_scoring_rules(register: Callable[[ScoringRule], None]) -> None:
+    register(POW2)

@@ -1,0 +1,1 @@
+"""Built-in word-list sources, each a plugin module named in the entry points."""

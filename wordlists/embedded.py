@@ -1,0 +1,35 @@
+"""The embedded default list: the Apache-2.0 word-game list of the kjxqz package.
+
+It is an ordinary dependency, so a fresh install can score boards with no
+other files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib.resources import files
+
+from boggle_opt import hookimpl
+from boggle_opt.core.errors import WordListError
+from boggle_opt.wordlist import WordListSource
+
+
+def _load() -> list[str]:
+    try:
+        text = files("kjxqz").joinpath("words.txt").read_text(encoding="ascii")
+    except (ModuleNotFoundError, OSError) as exc:
+        raise WordListError(f"cannot read the embedded word list (package kjxqz): {exc}") from None
+    return text.splitlines()
+
+
+DEFAULT = WordListSource(
+    "kjxqz",
+    "embedded default: the kjxqz package's word-game list (Apache-2.0, about 188,000 words)",
+    _load,
+    aliases=("default",),
+)
+
+
+@hookimpl
+def register_wordlists(register: Callable[[WordListSource], None]) -> None:
+    register(DEFAULT)
