@@ -70,7 +70,7 @@ def load_plugins(strict: bool = False) -> Registries:
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
-        raise PluginError(f"plugin {exc.plugin_name!r}: {exc}") from None
+        raise PluginError(f"invalid plugin: {exc}") from None
 
     def call(hook: pluggy.HookCaller, add: Callable[[Any, Origin], None]) -> None:
         for impl in hook.get_hookimpls():
