@@ -26,7 +26,8 @@ from .trie import (
 )
 
 N_LETTERS: Final[i64] = 26
-ADJ_STRIDE: Final[i64] = 9
+# cells table, per cell: [letter bits, neighbour count, up to 8 neighbours]
+STRIDE: Final[i64] = 10
 
 
 class FoundWord:
@@ -52,10 +53,10 @@ class Scorer:
     n: i64
     nodes: vec[i64]
     points: vec[i64]
-    # adjacency, stride ADJ_STRIDE: adj[c * 9] = count, then the neighbours
-    adj: vec[i64]
-    # per cell, stride 2: [1 << letter on the current board, 1 << cell]
+    # per cell, stride STRIDE: the bit of its letter on the current board
+    # (0 while a path uses the cell), the neighbour count, the neighbours
     cells: vec[i64]
+    cellbits: vec[i64]  # 1 << cell, for the used-cell masks of reporting
     letters: vec[i64]
     stamp: i64
     # neighbourhood scoring state
@@ -67,21 +68,21 @@ class Scorer:
         self.n = geometry.n
         self.nodes = vec[i64](trie.nodes)
         self.points = trie.points
-        adj: vec[i64] = vec[i64]()
         cells: vec[i64] = vec[i64]()
+        cellbits: vec[i64] = vec[i64]()
         bit: i64 = 1
         for c in range(self.n):
             nbrs = geometry.neighbours(c)
-            adj = append(adj, len(nbrs))
-            for j in range(ADJ_STRIDE - 1):
-                adj = append(adj, nbrs[j] if j < len(nbrs) else -1)
             cells = append(cells, 1)
-            cells = append(cells, bit)
+            cells = append(cells, len(nbrs))
+            for j in range(STRIDE - 2):
+                cells = append(cells, nbrs[j] if j < len(nbrs) else -1)
+            cellbits = append(cellbits, bit)
             # shift through a variable: bit 63 is the sign bit, so write it as
             # the minimum i64 (a literal 1 << c would be a 32-bit C shift)
             bit = bit * 2 if c < 62 else -9223372036854775807 - 1
-        self.adj = adj
         self.cells = cells
+        self.cellbits = cellbits
         self.letters = vec[i64]([0] * self.n)
         self.stamp = 0
         self.credit = vec[i64]()  # allocated by the first neighbourhood()
@@ -104,7 +105,7 @@ class Scorer:
                     f"bad board {board!r}: character {board[i]!r} is not a letter a-z"
                 )
             letters[i] = letter
-            cells[2 * i] = 1 << letter
+            cells[i * STRIDE] = 1 << letter
 
     def _next_stamp(self) -> i64:
         stamp = self.stamp + 1
@@ -138,7 +139,7 @@ class Scorer:
         for c in range(self.n):
             child = self._root_child(self.letters[c])
             if child >= 0:
-                total += _dfs(nodes, self.points, self.adj, self.cells, stamp, c, child)
+                total += _dfs(nodes, self.points, self.cells, stamp, c, child)
         return total
 
     def score_many(self, boards: list[str]) -> list[int]:
@@ -154,7 +155,7 @@ class Scorer:
         for c in range(self.n):
             child = self._root_child(self.letters[c])
             if child >= 0:
-                self._dfs_words(c, child, self.cells[2 * c + 1], [c], board, out)
+                self._dfs_words(c, child, self.cellbits[c], [c], board, out)
         return out
 
     def _dfs_words(
@@ -171,14 +172,14 @@ class Scorer:
             self.nodes[node] = (w & STAMP_CLEAR) | (self.stamp << STAMP_SHIFT)
             spelled = "".join(["qu" if board[p] == "q" else board[p] for p in path])
             out.append(FoundWord(spelled, self.points[node], list(path)))
-        at = cell * ADJ_STRIDE
-        for k in range(at + 1, at + 1 + self.adj[at]):
-            nb = self.adj[k]
-            if (used & self.cells[2 * nb + 1]) == 0:
+        at = cell * STRIDE + 2
+        for k in range(at, at + self.cells[at - 1]):
+            nb = self.cells[k]
+            if (used & self.cellbits[nb]) == 0:
                 child = self._child(w, self.letters[nb])
                 if child >= 0:
                     path.append(nb)
-                    self._dfs_words(nb, child, used | self.cells[2 * nb + 1], path, board, out)
+                    self._dfs_words(nb, child, used | self.cellbits[nb], path, board, out)
                     path.pop()
 
     def _child(self, w: i64, letter: i64) -> i64:
@@ -199,7 +200,7 @@ class Scorer:
         for c in range(self.n):
             child = self._root_child(self.letters[c])
             if child >= 0:
-                total += self._dfs_multi(c, child, self.cells[2 * c + 1], None)
+                total += self._dfs_multi(c, child, self.cellbits[c], None)
         return total
 
     def demulti(self, board: str) -> int:
@@ -210,7 +211,7 @@ class Scorer:
         for c in range(self.n):
             child = self._root_child(self.letters[c])
             if child >= 0:
-                total += self._dfs_multi(c, child, self.cells[2 * c + 1], seen)
+                total += self._dfs_multi(c, child, self.cellbits[c], seen)
         return total
 
     def _dfs_multi(
@@ -226,13 +227,13 @@ class Scorer:
                 if key not in seen:
                     seen.add(key)
                     total = self.points[node]
-        at = cell * ADJ_STRIDE
-        for k in range(at + 1, at + 1 + self.adj[at]):
-            nb = self.adj[k]
-            if (used & self.cells[2 * nb + 1]) == 0:
+        at = cell * STRIDE + 2
+        for k in range(at, at + self.cells[at - 1]):
+            nb = self.cells[k]
+            if (used & self.cellbits[nb]) == 0:
                 child = self._child(w, self.letters[nb])
                 if child >= 0:
-                    total += self._dfs_multi(nb, child, used | self.cells[2 * nb + 1], seen)
+                    total += self._dfs_multi(nb, child, used | self.cellbits[nb], seen)
         return total
 
     # -- one-letter neighbourhood -------------------------------------------
@@ -259,16 +260,16 @@ class Scorer:
             cstamp = self.credit_stamp
             pending.items = vec[i64]()
             base: i64 = 0
-            saved = cells[2 * wc]
-            cells[2 * wc] = LETTER_MASK  # the wildcard takes any letter
+            saved = cells[wc * STRIDE]
+            cells[wc * STRIDE] = LETTER_MASK  # the wildcard takes any letter
             root = nodes[0]
             for c in range(n):
-                lbit = cells[2 * c]
+                lbit = cells[c * STRIDE]
                 _wild_children(
-                    nodes, self.points, self.credit, self.adj, cells, pending,
+                    nodes, self.points, self.credit, cells, pending,
                     stamp, cstamp, wc, c, root, lbit, -1,
                 )
-            cells[2 * wc] = saved
+            cells[wc * STRIDE] = saved
             base = pending.base
             pending.base = 0
             row: i64 = wc * N_LETTERS
@@ -300,7 +301,6 @@ def _wild_children(
     nodes: vec[i64],
     points: vec[i64],
     credit: vec[i64],
-    adj: vec[i64],
     cells: vec[i64],
     pending: _Pending,
     stamp: i64,
@@ -324,14 +324,14 @@ def _wild_children(
         x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
         x = (x + (x >> 4)) & 0x0F0F0F0F
         child = first + (((x * 0x01010101) >> 24) & 0xFF)
-        _dfs_wild(nodes, points, credit, adj, cells, pending, stamp, cstamp, wc, nb, child, wild)
+        _dfs_wild(nodes, points, credit, cells, pending, stamp, cstamp, wc, nb, child, wild)
         return
     letter: i64 = 0
     child = first
     while m != 0:
         if (m & 1) != 0:
             _dfs_wild(
-                nodes, points, credit, adj, cells, pending, stamp, cstamp, wc, nb, child, letter
+                nodes, points, credit, cells, pending, stamp, cstamp, wc, nb, child, letter
             )
             child += 1
         m >>= 1
@@ -342,7 +342,6 @@ def _dfs_wild(
     nodes: vec[i64],
     points: vec[i64],
     credit: vec[i64],
-    adj: vec[i64],
     cells: vec[i64],
     pending: _Pending,
     stamp: i64,
@@ -371,24 +370,23 @@ def _dfs_wild(
                 pending.items = append(pending.items, wild)
     if (w & LETTER_MASK) == 0:
         return
-    saved = cells[2 * cell]
-    cells[2 * cell] = 0
-    k = cell * ADJ_STRIDE
-    end = k + 1 + adj[k]
-    k += 1
+    at = cell * STRIDE
+    saved = cells[at]
+    cells[at] = 0
+    k = at + 2
+    end = k + cells[at + 1]
     while k < end:
-        nb = adj[k]
+        nb = cells[k]
         k += 1
         _wild_children(
-            nodes, points, credit, adj, cells, pending, stamp, cstamp, wc, nb, w, cells[2 * nb], wild
+            nodes, points, credit, cells, pending, stamp, cstamp, wc, nb, w, cells[nb * STRIDE], wild
         )
-    cells[2 * cell] = saved
+    cells[at] = saved
 
 
 def _dfs(
     nodes: vec[i64],
     points: vec[i64],
-    adj: vec[i64],
     cells: vec[i64],
     stamp: i64,
     cell: i64,
@@ -410,21 +408,21 @@ def _dfs(
     if mask == 0:
         return total
     first = (w >> CHILD_SHIFT) & CHILD_MASK
-    saved = cells[2 * cell]
-    cells[2 * cell] = 0
-    k = cell * ADJ_STRIDE
-    end = k + 1 + adj[k]
-    k += 1
+    at = cell * STRIDE
+    saved = cells[at]
+    cells[at] = 0
+    k = at + 2
+    end = k + cells[at + 1]
     while k < end:
-        nb = adj[k]
+        nb = cells[k]
         k += 1
-        lbit = cells[2 * nb]
+        lbit = cells[nb * STRIDE]
         if (mask & lbit) != 0:
             x = mask & (lbit - 1)
             x = x - ((x >> 1) & 0x55555555)
             x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
             x = (x + (x >> 4)) & 0x0F0F0F0F
             child = first + (((x * 0x01010101) >> 24) & 0xFF)
-            total += _dfs(nodes, points, adj, cells, stamp, nb, child)
-    cells[2 * cell] = saved
+            total += _dfs(nodes, points, cells, stamp, nb, child)
+    cells[at] = saved
     return total
