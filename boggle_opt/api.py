@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .core.errors import BoardError
-from .core.geometry import Geometry, infer_size, parse_size
+from .core.geometry import Geometry, check_letters, infer_size, parse_size
 from .core.scorer import FoundWord
 from .dictionary import Dictionary
 from .plugin_loader import Registries, load_plugins
@@ -40,9 +39,8 @@ def load_dictionary(
 
 def geometry_for(board: str, size: str | None) -> Geometry:
     """The geometry named by ``size`` (``CxR``), else the square one the board fits."""
-    if not board.strip():
-        raise BoardError("empty board")
-    cols, rows = parse_size(size) if size else infer_size(len(board.strip()))
+    letters = check_letters(board)
+    cols, rows = parse_size(size) if size is not None else infer_size(len(letters))
     return Geometry(cols, rows)
 
 

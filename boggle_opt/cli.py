@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -11,7 +12,7 @@ from typing import NoReturn, TextIO
 from . import __version__
 from .api import analyse, load_dictionary
 from .core import COMPILED
-from .core.errors import BoggleOptError
+from .core.errors import BoardError, BoggleOptError
 from .plugin_loader import Registries, load_plugins
 
 PROG = "boggle-opt"
@@ -28,9 +29,14 @@ def version_text() -> str:
     return f"{PROG} {__version__} (core: {core})"
 
 
-def _boards(args: Sequence[str], stdin: TextIO) -> Iterator[str]:
+def _boards(args: Sequence[str], stdin: TextIO | None) -> Iterator[str]:
     for arg in args:
         if arg == "-":
+            if stdin is None:
+                raise BoardError("cannot read boards from standard input: it is closed")
+            if isinstance(stdin, io.TextIOWrapper):
+                # bytes that are not UTF-8 become bad letters, as they do in argv
+                stdin.reconfigure(errors="surrogateescape")
             for line in stdin:
                 if line.strip():
                     yield line.strip()

@@ -49,7 +49,7 @@ def clean_words(lines: Iterable[str]) -> list[str]:
 
 
 def looks_like_path(spec: str) -> bool:
-    return os.sep in spec or spec.endswith(".txt") or Path(spec).exists()
+    return os.sep in spec or spec.endswith(".txt") or os.path.exists(spec)
 
 
 def path_source(path: str) -> WordListSource:

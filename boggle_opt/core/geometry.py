@@ -20,7 +20,7 @@ ALPHABET: Final = "abcdefghijklmnopqrstuvwxyz"
 def parse_size(text: str) -> tuple[int, int]:
     """Parse ``CxR`` (columns x rows), e.g. ``3x4``; raise BoardError if impossible."""
     parts = text.strip().lower().split("x")
-    if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
+    if len(parts) != 2 or not parts[0].isdecimal() or not parts[1].isdecimal():
         raise BoardError(f"bad board size {text!r}: expected CxR, e.g. 4x4 or 3x4")
     cols = int(parts[0])
     rows = int(parts[1])
@@ -45,6 +45,17 @@ def infer_size(n_letters: int) -> tuple[int, int]:
             f"cannot infer the size of a {n_letters}-letter board: give --size CxR"
         )
     return side, side
+
+
+def check_letters(text: str) -> str:
+    """The board lower-cased, if it is non-empty and only letters a-z."""
+    board = text.strip().lower()
+    if not board:
+        raise BoardError("empty board")
+    for ch in board:
+        if ch < "a" or ch > "z":
+            raise BoardError(f"bad board {text.strip()!r}: character {ch!r} is not a letter a-z")
+    return board
 
 
 class Geometry:
@@ -128,14 +139,7 @@ class Geometry:
 
     def parse(self, text: str) -> str:
         """Validate a board string for these dimensions; return it lower-cased."""
-        board = text.strip().lower()
-        if not board:
-            raise BoardError("empty board")
-        for ch in board:
-            if ch < "a" or ch > "z":
-                raise BoardError(
-                    f"bad board {text.strip()!r}: character {ch!r} is not a letter a-z"
-                )
+        board = check_letters(text)
         if len(board) != self.n:
             raise BoardError(
                 f"bad board {board!r}: {len(board)} letters, "

@@ -1,0 +1,244 @@
+"""Bad input through the real ``boggle-opt`` entry point.
+
+Every case must end with a non-zero exit code and exactly one line on stderr,
+``boggle-opt: error: ...``, that names the problem; never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PREFIX = "boggle-opt: error: "
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) -> str:
+    out = result.stdout if isinstance(result.stdout, str) else result.stdout.decode(errors="replace")
+    err = result.stderr if isinstance(result.stderr, str) else result.stderr.decode(errors="replace")
+    assert "Traceback" not in out + err, err
+    assert result.returncode != 0, (out, err)
+    lines = err.splitlines()
+    assert len(lines) == 1, f"expected one line on stderr, got:\n{err}"
+    (line,) = lines
+    assert line.startswith(PREFIX), line
+    for needle in needles:
+        assert needle in line, f"{needle!r} not in {line!r}"
+    return line
+
+
+@pytest.fixture(scope="module")
+def tiny_list(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A small word list so that board errors don't wait for a big list to load."""
+    path = tmp_path_factory.mktemp("lists") / "tiny.txt"
+    path.write_text("cat\nact\ntac\n", encoding="ascii")
+    return str(path)
+
+
+# -- boards --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, needles",
+    [
+        (["abcd", "--size", "3x3"], ["'abcd'", "4 letters", "3x3", "9"]),
+        (["abcdefghijk", "--size", "3x4"], ["11 letters", "3x4", "12"]),
+        (["abc1"], ["'1'", "not a letter"]),
+        (["abcd efgh"], ["' '", "not a letter"]),
+        (["abc\u00e9"], ["'\u00e9'", "not a letter"]),
+        (["abc-"], ["'-'"]),
+        (["\u0430bcd"], ["'\u0430'"]),  # Cyrillic a
+        ([""], ["empty board"]),
+        (["   "], ["empty board"]),
+        (["abcde"], ["5-letter", "--size"]),
+        (["abcdefghijklmnopq"], ["17-letter", "--size"]),
+        (["a" * 81], ["81-letter"]),  # 9x9 is square but too big
+    ],
+    ids=[
+        "length-vs-size", "length-vs-rect", "digit", "space", "accent", "dash", "cyrillic",
+        "empty", "blank", "not-square", "not-square-17", "square-too-big",
+    ],
+)
+def test_bad_board(run_cli, tiny_list, args, needles):
+    assert_one_line_error(run_cli("score", *args, "--wordlist", tiny_list), *needles)
+
+
+def test_bad_board_with_embedded_list(run_cli):
+    """The same errors with the default list (no --wordlist)."""
+    assert_one_line_error(run_cli("score", "abc1"), "'1'")
+
+
+@pytest.mark.parametrize(
+    "size, needles",
+    [
+        ("9x9", ["impossible board size 9x9", "1 to 8"]),
+        ("0x3", ["impossible board size 0x3"]),
+        ("3x0", ["impossible board size 3x0"]),
+        ("3x9", ["impossible board size 3x9"]),
+        ("3", ["bad board size '3'", "CxR"]),
+        ("axb", ["bad board size 'axb'"]),
+        ("3x4x5", ["bad board size '3x4x5'"]),
+        ("x4", ["bad board size 'x4'"]),
+        ("-1x3", ["bad board size '-1x3'"]),
+        ("\u00b2x2", ["bad board size '\u00b2x2'"]),  # superscript two: isdigit() but not int
+    ],
+    ids=["9x9", "0x3", "3x0", "3x9", "3", "axb", "3x4x5", "x4", "-1x3", "superscript"],
+)
+def test_bad_size(run_cli, tiny_list, size, needles):
+    result = run_cli("score", "abcd", f"--size={size}", "--wordlist", tiny_list)
+    assert_one_line_error(result, *needles)
+
+
+def test_bad_board_on_stdin_after_good_ones(run_cli, tiny_list):
+    result = run_cli("score", "-", "--size", "3x1", "--wordlist", tiny_list,
+                     input="cat\n\nab1\ntac\n")
+    assert_one_line_error(result, "'1'")
+    rows = [ln for ln in result.stdout.splitlines() if not ln.startswith("#")]
+    assert rows == ["cat\t2\t2"], "boards before the bad one are still reported"
+
+
+def test_blank_stdin_is_no_boards_not_an_error(run_cli, tiny_list):
+    """Decision: blank lines are ignored, so blank input is an empty list of boards.
+
+    Like other filters, an empty input gives an empty result (header only) and
+    exit code 0, so that pipelines that happen to produce no boards still work.
+    """
+    result = run_cli("score", "-", "--wordlist", tiny_list, input="\n  \n\t\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert all(ln.startswith("#") for ln in result.stdout.splitlines())
+    result = run_cli("score", "-", "--json", "--wordlist", tiny_list, input="")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def _exe() -> str:
+    script = Path(sys.executable).with_name("boggle-opt")
+    exe = str(script) if script.exists() else shutil.which("boggle-opt")
+    assert exe
+    return exe
+
+
+def test_stdin_not_utf8(cli_env, tiny_list):
+    """Bytes that are not UTF-8, under a strict decoder (a usual desktop locale)."""
+    env = dict(cli_env, PYTHONIOENCODING="utf-8:strict")
+    result = subprocess.run(
+        [_exe(), "score", "-", "--wordlist", tiny_list],
+        input=b"ab\xffc\n", capture_output=True, env=env, timeout=60,
+    )
+    assert_one_line_error(result, "not a letter")
+
+
+def test_stdin_closed(cli_env, tiny_list):
+    """``boggle-opt score - <&-``: there is no standard input at all."""
+    result = subprocess.run(
+        [_exe(), "score", "-", "--wordlist", tiny_list],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, env=cli_env, timeout=60,
+        preexec_fn=lambda: os.close(0),
+    )
+    assert_one_line_error(result, "standard input")
+
+
+# -- rules and word lists --------------------------------------------------------
+
+
+def test_unknown_rule(run_cli, tiny_list):
+    result = run_cli("score", "abcd", "--rule", "scrabble", "--wordlist", tiny_list)
+    assert_one_line_error(result, "'scrabble'", "pow2", "standard", "words")
+
+
+def test_unknown_wordlist_name(run_cli):
+    result = run_cli("score", "abcd", "--wordlist", "sowpods")
+    assert_one_line_error(result, "'sowpods'", "enable2k", "kjxqz", "yawl")
+
+
+def test_empty_wordlist_name(run_cli):
+    assert_one_line_error(run_cli("score", "abcd", "--wordlist", ""), "word list")
+
+
+def test_overlong_wordlist_name(run_cli):
+    """A name too long for the file system is just an unknown name."""
+    name = "w" * 300
+    assert_one_line_error(run_cli("score", "abcd", "--wordlist", name), "unknown word list")
+
+
+def test_missing_wordlist_path(run_cli, tmp_path):
+    path = tmp_path / "nowhere" / "words.txt"
+    line = assert_one_line_error(run_cli("score", "abcd", "--wordlist", str(path)), str(path))
+    assert "No such file" in line
+
+
+def test_directory_as_wordlist(run_cli, tmp_path):
+    line = assert_one_line_error(run_cli("score", "abcd", "--wordlist", str(tmp_path)),
+                                 str(tmp_path))
+    assert "directory" in line
+
+
+@pytest.mark.skipif(
+    hasattr(os, "geteuid") and os.geteuid() == 0,
+    reason="running as root: chmod 000 does not stop root reading the file",
+)
+def test_unreadable_wordlist(run_cli, tmp_path):
+    path = tmp_path / "secret.txt"
+    path.write_text("cat\n", encoding="ascii")
+    path.chmod(0)
+    try:
+        line = assert_one_line_error(run_cli("score", "abcd", "--wordlist", str(path)), str(path))
+        assert "Permission denied" in line
+    finally:
+        path.chmod(0o644)
+
+
+def test_empty_wordlist_file(run_cli, tmp_path):
+    path = tmp_path / "empty.txt"
+    path.write_bytes(b"")
+    assert_one_line_error(run_cli("score", "abcd", "--wordlist", str(path)),
+                          str(path), "no usable words")
+
+
+def test_wordlist_without_usable_words(run_cli, tmp_path):
+    path = tmp_path / "short.txt"
+    path.write_text("ab\nxy\nqi\n123\n1234\nqat\nfo'o\n\n", encoding="ascii")
+    assert_one_line_error(run_cli("score", "abcd", "--wordlist", str(path)),
+                          str(path), "no usable words")
+
+
+@pytest.mark.parametrize("name", ["enable2k", "yawl"])
+def test_research_list_missing(run_cli, cli_env, tmp_path, name):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = dict(cli_env, BOGGLE_OPT_WORDLISTS=str(empty))
+    result = run_cli("score", "abcd", "--wordlist", name, env=env)
+    assert_one_line_error(result, f"'{name}'", str(empty), f"{name}.txt", "download",
+                          "BOGGLE_OPT_WORDLISTS", "--wordlist PATH")
+
+
+def test_research_list_env_unset(run_cli, cli_env):
+    env = {k: v for k, v in cli_env.items() if k != "BOGGLE_OPT_WORDLISTS"}
+    result = run_cli("score", "abcd", "--wordlist", "enable2k", env=env)
+    assert_one_line_error(result, "BOGGLE_OPT_WORDLISTS is not set", "download")
+
+
+# -- the command line itself -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, needles",
+    [
+        (["frob"], ["'frob'", "score", "plugins"]),
+        ([], ["required", "command"]),
+        (["score"], ["required", "BOARD"]),
+        (["score", "abcd", "--size"], ["--size", "expected one argument"]),
+        (["score", "abcd", "--rule"], ["--rule"]),
+        (["score", "abcd", "--bogus"], ["--bogus"]),
+        (["--bogus", "plugins"], ["--bogus"]),
+        (["plugins", "extra"], ["extra"]),
+    ],
+    ids=["unknown-command", "no-command", "no-board", "size-no-value", "rule-no-value",
+         "unknown-option", "unknown-global-option", "plugins-extra-argument"],
+)
+def test_bad_command_line(run_cli, args, needles):
+    assert_one_line_error(run_cli(*args), *needles)
