@@ -238,10 +238,12 @@ PLUGIN_MODULES = {
 
 
 @pytest.mark.parametrize("imports", ["boggle_opt", "boggle_opt.api, boggle_opt.cli"])
-def test_import_loads_no_plugins(imports):
+def test_import_loads_no_plugins(imports, tmp_path):
+    # run away from the repository: from its root, `python -c` would import the
+    # source folder boggle_opt/ instead of the installed package
     result = subprocess.run(
         [sys.executable, "-c", PROBE.format(imports=imports)],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True, text=True, timeout=60, cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
     before, after = json.loads(result.stdout)
