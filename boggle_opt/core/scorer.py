@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from librt.vecs import append, vec
+from librt.vecs import append, extend, vec
 from mypy_extensions import i64
 
 from .errors import BoardError
@@ -26,8 +26,12 @@ from .trie import (
 )
 
 N_LETTERS: Final[i64] = 26
-# cells table, per cell: [letter bits, neighbour count, up to 8 neighbours]
-STRIDE: Final[i64] = 10
+# cells table, per cell: [letter bit, neighbours' letter bits, neighbour
+# count, up to 8 neighbours]
+NBR_LETTERS: Final[i64] = 1
+COUNT: Final[i64] = 2
+FIRST_NBR: Final[i64] = 3
+STRIDE: Final[i64] = 11
 
 
 class FoundWord:
@@ -52,9 +56,11 @@ class Scorer:
     geometry: Geometry
     n: i64
     nodes: vec[i64]
+    n_nodes: i64
     points: vec[i64]
     # per cell, stride STRIDE: the bit of its letter on the current board
-    # (0 while a path uses the cell), the neighbour count, the neighbours
+    # (0 while a path uses the cell), the letter bits of its neighbours, the
+    # neighbour count, the neighbours
     cells: vec[i64]
     cellbits: vec[i64]  # 1 << cell, for the used-cell masks of reporting
     letters: vec[i64]
@@ -66,7 +72,10 @@ class Scorer:
     def __init__(self, trie: PackedTrie, geometry: Geometry) -> None:
         self.geometry = geometry
         self.n = geometry.n
-        self.nodes = vec[i64](trie.nodes)
+        # node words, then each node's points: the hot loop reads both from
+        # one vector (fewer arguments per recursive call)
+        self.n_nodes = len(trie.nodes)
+        self.nodes = extend(vec[i64](trie.nodes), trie.points)
         self.points = trie.points
         cells: vec[i64] = vec[i64]()
         cellbits: vec[i64] = vec[i64]()
@@ -74,13 +83,17 @@ class Scorer:
         for c in range(self.n):
             nbrs = geometry.neighbours(c)
             cells = append(cells, 1)
+            cells = append(cells, LETTER_MASK)
             cells = append(cells, len(nbrs))
-            for j in range(STRIDE - 2):
+            for j in range(STRIDE - FIRST_NBR):
                 cells = append(cells, nbrs[j] if j < len(nbrs) else -1)
             cellbits = append(cellbits, bit)
             # shift through a variable: bit 63 is the sign bit, so write it as
             # the minimum i64 (a literal 1 << c would be a 32-bit C shift)
             bit = bit * 2 if c < 62 else -9223372036854775807 - 1
+        # after the cells: the node count (where points start) and the stamp
+        cells = append(cells, self.n_nodes)
+        cells = append(cells, 0)
         self.cells = cells
         self.cellbits = cellbits
         self.letters = vec[i64]([0] * self.n)
@@ -106,15 +119,22 @@ class Scorer:
                 )
             letters[i] = letter
             cells[i * STRIDE] = 1 << letter
+        for i in range(self.n):
+            at = i * STRIDE
+            around: i64 = 0
+            for k in range(at + FIRST_NBR, at + FIRST_NBR + cells[at + COUNT]):
+                around |= cells[cells[k] * STRIDE]
+            cells[at + NBR_LETTERS] = around
 
     def _next_stamp(self) -> i64:
         stamp = self.stamp + 1
         if stamp > STAMP_MAX:
             nodes = self.nodes
-            for i in range(len(nodes)):
+            for i in range(self.n_nodes):
                 nodes[i] = nodes[i] & STAMP_CLEAR
             stamp = 1
         self.stamp = stamp
+        self.cells[len(self.cells) - 1] = stamp
         return stamp
 
     def _root_child(self, letter: i64) -> i64:
@@ -133,13 +153,13 @@ class Scorer:
     def score(self, board: str) -> int:
         """Points of the distinct words on ``board``."""
         self._load(board)
-        stamp = self._next_stamp()
+        self._next_stamp()
         nodes = self.nodes
         total: i64 = 0
         for c in range(self.n):
             child = self._root_child(self.letters[c])
             if child >= 0:
-                total += _dfs(nodes, self.points, self.cells, stamp, c, child)
+                total += _dfs(nodes, self.cells, c, child)
         return total
 
     def score_many(self, boards: list[str]) -> list[int]:
@@ -172,8 +192,8 @@ class Scorer:
             self.nodes[node] = (w & STAMP_CLEAR) | (self.stamp << STAMP_SHIFT)
             spelled = "".join(["qu" if board[p] == "q" else board[p] for p in path])
             out.append(FoundWord(spelled, self.points[node], list(path)))
-        at = cell * STRIDE + 2
-        for k in range(at, at + self.cells[at - 1]):
+        at = cell * STRIDE
+        for k in range(at + FIRST_NBR, at + FIRST_NBR + self.cells[at + COUNT]):
             nb = self.cells[k]
             if (used & self.cellbits[nb]) == 0:
                 child = self._child(w, self.letters[nb])
@@ -227,8 +247,8 @@ class Scorer:
                 if key not in seen:
                     seen.add(key)
                     total = self.points[node]
-        at = cell * STRIDE + 2
-        for k in range(at, at + self.cells[at - 1]):
+        at = cell * STRIDE
+        for k in range(at + FIRST_NBR, at + FIRST_NBR + self.cells[at + COUNT]):
             nb = self.cells[k]
             if (used & self.cellbits[nb]) == 0:
                 child = self._child(w, self.letters[nb])
@@ -251,8 +271,8 @@ class Scorer:
         out: list[int] = [0] * (n * N_LETTERS)
         nodes = self.nodes
         cells = self.cells
-        if len(self.credit) != len(nodes):
-            self.credit = vec[i64]([0] * len(nodes))
+        if len(self.credit) != self.n_nodes:
+            self.credit = vec[i64]([0] * self.n_nodes)
         pending = _Pending()
         for wc in range(n):
             stamp = self._next_stamp()
@@ -373,8 +393,8 @@ def _dfs_wild(
     at = cell * STRIDE
     saved = cells[at]
     cells[at] = 0
-    k = at + 2
-    end = k + cells[at + 1]
+    k = at + FIRST_NBR
+    end = k + cells[at + COUNT]
     while k < end:
         nb = cells[k]
         k += 1
@@ -384,35 +404,35 @@ def _dfs_wild(
     cells[at] = saved
 
 
-def _dfs(
-    nodes: vec[i64],
-    points: vec[i64],
-    cells: vec[i64],
-    stamp: i64,
-    cell: i64,
-    node: i64,
-) -> i64:
+def _dfs(nodes: vec[i64], cells: vec[i64], cell: i64, node: i64) -> i64:
     """Points of new words at ``node`` (reached at ``cell``) and below it.
 
     The hot loop: a module-level function whose vectors arrive as borrowed
-    arguments (reading them from ``self`` costs reference counting per call).
-    Cells in use are marked by clearing their letter bit in ``cells``, so one
-    read tells both whether the cell is free and whether the trie continues.
+    arguments (reading them from ``self`` costs reference counting per call),
+    and only four of them, so they all travel in registers. ``nodes`` holds
+    the node words, then the points; ``cells`` the cell table, then the node
+    count and the current stamp. Cells in use are marked by clearing their
+    letter bit, so one read tells both whether the cell is free and whether
+    the trie continues.
     """
     w = nodes[node]
     total: i64 = 0
-    if (w & WORD_BIT) != 0 and (w >> STAMP_SHIFT) != stamp:
-        nodes[node] = (w & STAMP_CLEAR) | (stamp << STAMP_SHIFT)
-        total = points[node]
+    if (w & WORD_BIT) != 0:
+        tail = len(cells) - 2
+        stamp = cells[tail + 1]
+        if (w >> STAMP_SHIFT) != stamp:
+            nodes[node] = (w & STAMP_CLEAR) | (stamp << STAMP_SHIFT)
+            total = nodes[cells[tail] + node]
+    at = cell * STRIDE
     mask = w & LETTER_MASK
-    if mask == 0:
+    # no child letter on any neighbour (or no child at all): a dead end
+    if (mask & cells[at + NBR_LETTERS]) == 0:
         return total
     first = (w >> CHILD_SHIFT) & CHILD_MASK
-    at = cell * STRIDE
     saved = cells[at]
     cells[at] = 0
-    k = at + 2
-    end = k + cells[at + 1]
+    k = at + FIRST_NBR
+    end = k + cells[at + COUNT]
     while k < end:
         nb = cells[k]
         k += 1
@@ -423,6 +443,6 @@ def _dfs(
             x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
             x = (x + (x >> 4)) & 0x0F0F0F0F
             child = first + (((x * 0x01010101) >> 24) & 0xFF)
-            total += _dfs(nodes, points, cells, stamp, nb, child)
+            total += _dfs(nodes, cells, nb, child)
     cells[at] = saved
     return total
