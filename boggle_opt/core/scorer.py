@@ -23,6 +23,7 @@ from .trie import (
     STAMP_SHIFT,
     WORD_BIT,
     PackedTrie,
+    child_index,
 )
 
 N_LETTERS: Final[i64] = 26
@@ -138,15 +139,7 @@ class Scorer:
         return stamp
 
     def _root_child(self, letter: i64) -> i64:
-        w = self.nodes[0]
-        bit: i64 = 1 << letter
-        if (w & bit) == 0:
-            return -1
-        x = w & (bit - 1) & LETTER_MASK
-        x = x - ((x >> 1) & 0x55555555)
-        x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-        x = (x + (x >> 4)) & 0x0F0F0F0F
-        return ((w >> CHILD_SHIFT) & CHILD_MASK) + (((x * 0x01010101) >> 24) & 0xFF)
+        return child_index(self.nodes[0], letter)
 
     # -- standard score (the hot path) --------------------------------------
 
@@ -196,22 +189,11 @@ class Scorer:
         for k in range(at + FIRST_NBR, at + FIRST_NBR + self.cells[at + COUNT]):
             nb = self.cells[k]
             if (used & self.cellbits[nb]) == 0:
-                child = self._child(w, self.letters[nb])
+                child = child_index(w, self.letters[nb])
                 if child >= 0:
                     path.append(nb)
                     self._dfs_words(nb, child, used | self.cellbits[nb], path, board, out)
                     path.pop()
-
-    def _child(self, w: i64, letter: i64) -> i64:
-        bit: i64 = 1 << letter
-        mask = w & LETTER_MASK
-        if (mask & bit) == 0:
-            return -1
-        x = mask & (bit - 1)
-        x = x - ((x >> 1) & 0x55555555)
-        x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-        x = (x + (x >> 4)) & 0x0F0F0F0F
-        return ((w >> CHILD_SHIFT) & CHILD_MASK) + (((x * 0x01010101) >> 24) & 0xFF)
 
     def multi(self, board: str) -> int:
         """Multi-Boggle: every path to every word scores."""
@@ -251,7 +233,7 @@ class Scorer:
         for k in range(at + FIRST_NBR, at + FIRST_NBR + self.cells[at + COUNT]):
             nb = self.cells[k]
             if (used & self.cellbits[nb]) == 0:
-                child = self._child(w, self.letters[nb])
+                child = child_index(w, self.letters[nb])
                 if child >= 0:
                     total += self._dfs_multi(nb, child, used | self.cellbits[nb], seen)
         return total
@@ -279,7 +261,6 @@ class Scorer:
             self.credit_stamp += 1
             cstamp = self.credit_stamp
             pending.items = vec[i64]()
-            base: i64 = 0
             saved = cells[wc * STRIDE]
             cells[wc * STRIDE] = LETTER_MASK  # the wildcard takes any letter
             root = nodes[0]
@@ -339,6 +320,7 @@ def _wild_children(
         return
     first = (w >> CHILD_SHIFT) & CHILD_MASK
     if nb != wc:
+        # child_index() inlined by hand, as in _dfs
         x = mask & (lbit - 1)
         x = x - ((x >> 1) & 0x55555555)
         x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
@@ -438,6 +420,7 @@ def _dfs(nodes: vec[i64], cells: vec[i64], cell: i64, node: i64) -> i64:
         k += 1
         lbit = cells[nb * STRIDE]
         if (mask & lbit) != 0:
+            # child_index() inlined by hand: this is the innermost loop
             x = mask & (lbit - 1)
             x = x - ((x >> 1) & 0x55555555)
             x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
