@@ -16,13 +16,9 @@ DEFAULT_RULE = "standard"
 
 def wordlist_source(spec: str, registries: Registries) -> WordListSource:
     """A registered word list by name or alias, else a file path."""
-    if spec in registries.wordlists:
-        return registries.wordlists.get(spec)
-    if looks_like_path(spec):
+    if spec not in registries.wordlists and looks_like_path(spec):
         return path_source(spec)
-    # raises the "unknown word list (available: ...)" error
-    registries.wordlists.get(spec)
-    raise AssertionError("unreachable")
+    return registries.wordlists.get(spec)  # unknown: lists the available names
 
 
 def load_dictionary(

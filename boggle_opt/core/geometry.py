@@ -12,9 +12,7 @@ from mypy_extensions import i64
 
 from .errors import BoardError
 
-MAX_CELLS: Final = 64
 MAX_SIDE: Final = 8
-ALPHABET: Final = "abcdefghijklmnopqrstuvwxyz"
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -96,6 +94,7 @@ class Geometry:
         return self.nbrs[self.nbr_start[cell] : self.nbr_start[cell + 1]]
 
     def cell(self, x: int, y: int) -> int:
+        """Index of the cell in column ``x``, row ``y`` (column-major)."""
         return x * self.rows + y
 
     def _symmetries(self) -> list[list[int]]:

@@ -155,9 +155,6 @@ class Scorer:
                 total += _dfs(nodes, self.cells, c, child)
         return total
 
-    def score_many(self, boards: list[str]) -> list[int]:
-        return [self.score(b) for b in boards]
-
     # -- reporting: words with paths, Multi and de-duplicated Multi ---------
 
     def words(self, board: str) -> list[FoundWord]:

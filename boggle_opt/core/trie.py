@@ -114,18 +114,3 @@ class PackedTrie:
     def nbytes(self) -> int:
         """Bytes held by the node and points vectors."""
         return 16 * len(self.nodes)
-
-    def lookup(self, key: bytes) -> int:
-        """Node index of ``key`` (a-z bytes, ``q`` for "qu"), or -1."""
-        node: i64 = 0
-        for ch in key:
-            node = child_index(self.nodes[node], ch - 97)
-            if node < 0:
-                return -1
-        return node
-
-    def is_word(self, node: int) -> bool:
-        return (self.nodes[node] & WORD_BIT) != 0
-
-    def points_of(self, node: int) -> int:
-        return self.points[node]
