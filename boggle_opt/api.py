@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from .core.geometry import Geometry, check_letters, infer_size, parse_size
 from .core.scorer import FoundWord
@@ -37,6 +38,12 @@ def geometry_for(board: str, size: str | None) -> Geometry:
     """The geometry named by ``size`` (``CxR``), else the square one the board fits."""
     letters = check_letters(board)
     cols, rows = parse_size(size) if size is not None else infer_size(len(letters))
+    return _geometry(cols, rows)
+
+
+@cache
+def _geometry(cols: int, rows: int) -> Geometry:
+    # immutable, and building one computes every symmetry: make each size once
     return Geometry(cols, rows)
 
 
