@@ -38,11 +38,11 @@ def geometry_for(board: str, size: str | None) -> Geometry:
     """The geometry named by ``size`` (``CxR``), else the square one the board fits."""
     letters = check_letters(board)
     cols, rows = parse_size(size) if size is not None else infer_size(len(letters))
-    return _geometry(cols, rows)
+    return make_geometry(cols, rows)
 
 
 @cache
-def _geometry(cols: int, rows: int) -> Geometry:
+def make_geometry(cols: int, rows: int) -> Geometry:
     # immutable, and building one computes every symmetry: make each size once
     return Geometry(cols, rows)
 

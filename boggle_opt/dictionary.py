@@ -39,7 +39,11 @@ class Dictionary:
         self.name = name
         self.rule = rule
         self.n_words = len(words)
-        self.trie = PackedTrie([k for k, _ in pairs], points)
+        #: sorted trie keys (``qu`` as ``q``), e.g. for letter statistics
+        self.keys: list[bytes] = [k for k, _ in pairs]
+        #: points of each key, in the same order
+        self.points: list[int] = points
+        self.trie = PackedTrie(self.keys, points)
         self._scorers: dict[tuple[int, int], Scorer] = {}
         self.build_seconds = time.perf_counter() - start
 

@@ -1,0 +1,281 @@
+"""The driver: owns a run's random generator, budget, Ctrl-C and consumers.
+
+A searcher only yields events. The driver checks the budget after every
+event, keeps the best boards (canonical form, so symmetric copies count
+once), and hands every event to each consumer (a live display, a JSON-lines
+run file, a test). ``--jobs N`` for a searcher that is not ``parallel`` runs
+N independently seeded copies in worker processes and merges their events.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import queue
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from .core.errors import BoggleOptError
+from .search import Checkpoint, Event, Improved, Problem, ProblemSpec, Progress, Searcher, Stat
+
+
+@dataclass(frozen=True)
+class Budget:
+    """When to stop; ``None`` means no limit of that kind."""
+
+    seconds: float | None = None
+    evaluations: int | None = None
+    target: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.seconds is not None and not self.seconds > 0:
+            raise BoggleOptError(f"--time must be > 0 seconds, got {self.seconds}")
+        if self.evaluations is not None and self.evaluations < 1:
+            raise BoggleOptError(f"--evals must be >= 1, got {self.evaluations}")
+
+    @property
+    def unlimited(self) -> bool:
+        return self.seconds is None and self.evaluations is None and self.target is None
+
+
+@dataclass
+class RunState:
+    """What consumers may read at any moment (a display polls it)."""
+
+    searcher: str
+    settings: Mapping[str, Any]
+    budget: Budget
+    started: float = field(default_factory=time.monotonic)
+    evaluations: int = 0
+    #: best score per canonical board
+    boards: dict[str, int] = field(default_factory=dict)
+    best_board: str = ""
+    best_score: int = -1
+    #: (seconds since start, best score) each time the best improved
+    history: list[tuple[float, int]] = field(default_factory=list)
+    #: latest Progress stats (per worker when several run)
+    stats: dict[str, Stat] = field(default_factory=dict)
+    stop_reason: str = ""
+    finished: bool = False
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def ranked(self) -> list[tuple[str, int]]:
+        """Boards found, best first (ties by board)."""
+        return sorted(self.boards.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+class Consumer(Protocol):
+    def start(self, state: RunState) -> None: ...
+
+    def event(self, event: Event, state: RunState) -> None: ...
+
+    def finish(self, state: RunState) -> None: ...
+
+
+class _Stop(Exception):
+    pass
+
+
+class Driver:
+    """Run one searcher on one problem; ``run()`` returns the final state."""
+
+    def __init__(
+        self,
+        searcher: Searcher,
+        problem: Problem,
+        budget: Budget,
+        seed: int | None,
+        consumers: Sequence[Consumer] = (),
+        jobs: int = 1,
+        settings: Mapping[str, Any] | None = None,
+        resume_segment: int = 0,
+    ) -> None:
+        self.searcher = searcher
+        self.problem = problem
+        self.budget = budget
+        self.seed = seed
+        self.consumers = list(consumers)
+        self.jobs = jobs
+        self.resume_segment = resume_segment
+        self.state = RunState(searcher.name, dict(settings or {}), budget)
+
+    def seed_sequence(self) -> np.random.SeedSequence:
+        # a resumed run continues with fresh draws, not a replay of the first
+        key = (self.resume_segment,) if self.resume_segment else ()
+        return np.random.SeedSequence(self.seed, spawn_key=key)
+
+    def add_known(self, board: str, score: int) -> None:
+        """A board found by an earlier segment of a resumed run."""
+        self._record(board, score)
+
+    def run(self) -> RunState:
+        state = self.state
+        state.started = time.monotonic()
+        for c in self.consumers:
+            c.start(state)
+        try:
+            if self.jobs > 1 and not getattr(self.searcher, "parallel", False):
+                self._run_workers()
+            else:
+                self._run_here()
+            if not state.stop_reason:
+                state.stop_reason = "searcher finished"
+        except _Stop:
+            pass
+        except KeyboardInterrupt:
+            state.stop_reason = "interrupted"
+        finally:
+            state.finished = True
+            for c in self.consumers:
+                c.finish(state)
+        return state
+
+    # -- one process -------------------------------------------------------
+
+    def _run_here(self) -> None:
+        rng = np.random.default_rng(self.seed_sequence())
+        events = self.searcher.search(self.problem, rng)
+        try:
+            for ev in events:
+                self.state.evaluations = self.problem.evaluations
+                self._handle(ev)
+        finally:
+            _close(events)
+            self.state.evaluations = self.problem.evaluations
+
+    # -- several processes -------------------------------------------------
+
+    def _run_workers(self) -> None:
+        spec = self.problem.spec
+        if spec is None:
+            raise BoggleOptError("--jobs needs a problem that worker processes can rebuild")
+        ctx = mp.get_context("spawn")
+        events: Any = ctx.Queue()
+        stop = ctx.Event()
+        seeds = self.seed_sequence().spawn(self.jobs)
+        procs = [
+            ctx.Process(
+                target=_worker,
+                args=(i, spec, type(self.searcher), self.searcher.options, seeds[i], events, stop),
+                daemon=True,
+            )
+            for i in range(self.jobs)
+        ]
+        for p in procs:
+            p.start()
+        counts = [0] * self.jobs
+        running = self.jobs
+        try:
+            while running:
+                try:
+                    worker, evals, ev = events.get(timeout=0.2)
+                except queue.Empty:
+                    self._check_time()
+                    if not any(p.is_alive() for p in procs) and events.empty():
+                        raise BoggleOptError("worker processes ended without reporting")
+                    continue
+                if ev is None:  # worker done
+                    running -= 1
+                    continue
+                if isinstance(ev, BaseException):
+                    raise BoggleOptError(f"worker {worker}: {type(ev).__name__}: {ev}")
+                counts[worker] = evals
+                self.state.evaluations = sum(counts)
+                if isinstance(ev, Progress) and self.jobs > 1:
+                    ev = Progress({**ev.stats, "worker": worker})
+                self._handle(ev)
+        finally:
+            stop.set()
+            for p in procs:
+                p.join(timeout=5)
+                if p.is_alive():
+                    p.terminate()
+
+    # -- shared ------------------------------------------------------------
+
+    def _record(self, board: str, score: int) -> bool:
+        canon = self.problem.geometry.canonical(board)
+        state = self.state
+        if state.boards.get(canon, -1) >= score:
+            return False
+        state.boards[canon] = score
+        if score > state.best_score:
+            state.best_score, state.best_board = score, board
+            state.history.append((state.elapsed(), score))
+        return True
+
+    def _handle(self, ev: Event) -> None:
+        state = self.state
+        if isinstance(ev, Improved):
+            self._record(ev.board, ev.score)
+        elif isinstance(ev, Progress):
+            state.stats = dict(ev.stats)
+        for c in self.consumers:
+            c.event(ev, state)
+        b = self.budget
+        if b.target is not None and state.best_score >= b.target:
+            state.stop_reason = f"reached target {b.target}"
+            raise _Stop
+        if b.evaluations is not None and state.evaluations >= b.evaluations:
+            state.stop_reason = f"used {b.evaluations:,} evaluations"
+            raise _Stop
+        self._check_time()
+
+    def _check_time(self) -> None:
+        b = self.budget
+        if b.seconds is not None and self.state.elapsed() >= b.seconds:
+            self.state.stop_reason = f"used {b.seconds:g} s"
+            raise _Stop
+
+
+def _close(events: Iterator[Event]) -> None:
+    # a generator's finally blocks run now, not whenever it is collected
+    close = getattr(events, "close", None)
+    if close is not None:
+        close()
+
+
+def _worker(
+    index: int,
+    spec: ProblemSpec,
+    searcher_cls: Any,
+    options: Any,
+    seed: np.random.SeedSequence,
+    events: Any,
+    stop: Any,
+) -> None:
+    """One independently seeded copy of a searcher, in its own process."""
+    try:
+        problem = spec.build()
+        searcher = searcher_cls(options)
+        gen: Iterator[Event] = searcher.search(problem, np.random.default_rng(seed))
+        for ev in gen:
+            events.put((index, problem.evaluations, ev))
+            if stop.is_set():
+                _close(gen)
+                break
+    except KeyboardInterrupt:
+        pass  # the parent saw Ctrl-C too and keeps what was reported
+    except BaseException as exc:  # report, don't die silently
+        events.put((index, 0, exc))
+    events.put((index, 0, None))
+
+
+def checkpoint_records(lines: Sequence[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+    """The checkpoint records of a run file's parsed lines."""
+    return tuple(rec["record"] for rec in lines if rec.get("type") == "checkpoint")
+
+
+__all__ = [
+    "Budget",
+    "Checkpoint",
+    "Consumer",
+    "Driver",
+    "RunState",
+    "checkpoint_records",
+]
