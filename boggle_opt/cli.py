@@ -14,6 +14,7 @@ from .api import analyse, load_dictionary
 from .core import COMPILED
 from .core.errors import BoardError, BoggleOptError
 from .plugin_loader import Registries, load_plugins
+from .run_command import add_parsers as add_run_parsers
 
 PROG = "boggle-opt"
 
@@ -124,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     plugins = sub.add_parser("plugins", help="list searchers, rules and word lists")
     plugins.set_defaults(run=cmd_plugins)
+    add_run_parsers(sub)
     return parser
 
 

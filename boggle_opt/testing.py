@@ -1,0 +1,165 @@
+"""A conformance suite every searcher passes, built-in or third-party.
+
+Subclass it in your package's tests (pytest collects it)::
+
+    from boggle_opt.testing import SearcherConformance
+    from boggle_opt_tabu import TabuSearch
+
+    class TestTabu(SearcherConformance):
+        searcher_cls = TabuSearch
+        bad_options = [("tenure", "-1")]
+
+Class attributes set the problem (``size``, ``wordlist``, ``rule``), options
+for every run (``options``), an evaluation budget small enough to be quick
+(``evals``) and option values that must be rejected (``bad_options``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import pytest
+
+from .api import load_dictionary, make_geometry
+from .core.geometry import parse_size
+from .dictionary import Dictionary
+from .driver import Budget, Driver, RunState
+from .options import OptionError, describe, make_options
+from .plugin_loader import load_plugins
+from .search import Checkpoint, Event, Improved, Problem, Progress, summary_of
+
+_DICTIONARIES: dict[tuple[str, str], Dictionary] = {}
+
+
+def _dictionary(wordlist: str, rule: str) -> Dictionary:
+    key = (wordlist, rule)
+    if key not in _DICTIONARIES:
+        _DICTIONARIES[key] = load_dictionary(wordlist, rule, load_plugins())
+    return _DICTIONARIES[key]
+
+
+class Recorder:
+    """A consumer that keeps every event."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.started = self.finished = 0
+
+    def start(self, state: RunState) -> None:
+        self.started += 1
+
+    def event(self, event: Event, state: RunState) -> None:
+        self.events.append(event)
+
+    def finish(self, state: RunState) -> None:
+        self.finished += 1
+
+
+class SearcherConformance:
+    searcher_cls: ClassVar[Any]
+    size: ClassVar[str] = "3x3"
+    wordlist: ClassVar[str] = "default"
+    rule: ClassVar[str] = "standard"
+    options: ClassVar[Sequence[tuple[str, str]]] = ()
+    evals: ClassVar[int] = 20_000
+    seconds: ClassVar[float] = 1.0
+    bad_options: ClassVar[Sequence[tuple[str, str]]] = ()
+
+    # -- helpers -----------------------------------------------------------
+
+    def problem(self) -> Problem:
+        cols, rows = parse_size(self.size)
+        return Problem(_dictionary(self.wordlist, self.rule), make_geometry(cols, rows))
+
+    def run(self, budget: Budget, seed: int = 1) -> tuple[RunState, Recorder, Problem]:
+        problem = self.problem()
+        options = make_options(self.searcher_cls.name, self.searcher_cls.Options, self.options)
+        recorder = Recorder()
+        state = Driver(self.searcher_cls(options), problem, budget, seed, [recorder]).run()
+        return state, recorder, problem
+
+    # -- the interface -----------------------------------------------------
+
+    def test_declares_name_summary_and_options(self) -> None:
+        cls = self.searcher_cls
+        assert isinstance(cls.name, str) and cls.name and " " not in cls.name
+        assert summary_of(cls), "needs a one-line summary (summary attribute or docstring)"
+        assert isinstance(cls.Options, type) and dataclasses.is_dataclass(cls.Options)
+        params: Any = getattr(cls.Options, "__dataclass_params__")
+        assert params.frozen, "Options must be a frozen dataclass"
+        for info in describe(cls.Options):
+            assert info.help, f"option {info.name!r} needs help text (metadata={{'help': ...}})"
+
+    def test_default_options_valid(self) -> None:
+        options = self.searcher_cls.Options()
+        self.searcher_cls(options)
+
+    def test_unknown_option_rejected(self) -> None:
+        with pytest.raises(OptionError, match="no-such-option"):
+            make_options(self.searcher_cls.name, self.searcher_cls.Options, [("no-such-option", "1")])
+
+    def test_bad_options_rejected_naming_the_option(self) -> None:
+        cases = list(self.bad_options)
+        for info in describe(self.searcher_cls.Options):
+            if info.type in ("int", "float"):
+                cases.append((info.name, "not-a-number"))
+        for name, value in cases:
+            with pytest.raises(OptionError) as caught:
+                make_options(self.searcher_cls.name, self.searcher_cls.Options, [(name, value)])
+            message = str(caught.value)
+            assert "\n" not in message
+            assert name in message or name.replace("-", "_") in message, message
+
+    # -- behaviour ---------------------------------------------------------
+
+    def test_deterministic_for_a_seed(self) -> None:
+        budget = Budget(evaluations=self.evals)
+        first, rec1, _ = self.run(budget, seed=7)
+        second, rec2, _ = self.run(budget, seed=7)
+        improved1 = [e for e in rec1.events if isinstance(e, Improved)]
+        improved2 = [e for e in rec2.events if isinstance(e, Improved)]
+        assert improved1, "no Improved event within the evaluation budget"
+        assert improved1 == improved2
+        assert first.evaluations == second.evaluations
+
+    def test_improved_boards_rescore_to_their_score(self) -> None:
+        state, rec, problem = self.run(Budget(evaluations=self.evals), seed=3)
+        fresh = problem.dictionary.scorer(problem.geometry)
+        improved = [e for e in rec.events if isinstance(e, Improved)]
+        assert improved
+        for ev in improved:
+            assert len(ev.board) == problem.n_cells
+            assert ev.board.isascii() and ev.board.isalpha() and ev.board.islower()
+            assert fresh.score(ev.board) == ev.score, ev
+        assert state.best_score == max(e.score for e in improved)
+
+    def test_events_are_events(self) -> None:
+        _, rec, _ = self.run(Budget(evaluations=self.evals), seed=5)
+        for ev in rec.events:
+            assert isinstance(ev, (Improved, Progress, Checkpoint)), ev
+        assert rec.started == rec.finished == 1
+
+    def test_stops_within_evaluation_budget(self) -> None:
+        state, _, _ = self.run(Budget(evaluations=self.evals), seed=11)
+        if state.stop_reason != "searcher finished":
+            assert state.evaluations >= self.evals
+            # the driver stops at the first event past the budget
+            assert state.evaluations <= 2 * self.evals + 10_000, state.evaluations
+
+    def test_stops_within_time_budget(self) -> None:
+        start = time.monotonic()
+        state, _, _ = self.run(Budget(seconds=self.seconds), seed=13)
+        took = time.monotonic() - start
+        assert took < self.seconds + 2.0, f"{took:.2f} s for a {self.seconds} s budget"
+        assert state.stop_reason
+
+    def test_stops_at_target(self) -> None:
+        # the first board it reports becomes the target of a second run
+        state, rec, _ = self.run(Budget(evaluations=self.evals), seed=17)
+        first = next(e for e in rec.events if isinstance(e, Improved))
+        again, _, _ = self.run(Budget(evaluations=self.evals, target=first.score), seed=17)
+        assert again.best_score >= first.score
+        assert again.stop_reason.startswith("reached target")

@@ -1,0 +1,183 @@
+"""``boggle-opt run`` and ``boggle-opt searchers`` through the real console script:
+plain progress when piped, rich on a terminal, Ctrl-C and kills keep results,
+``--out`` files are valid JSON lines and ``--resume`` continues them."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SMALL = ["--searcher", "hillclimb", "--size", "3x3", "-o", "pool-size", "20", "--seed", "1"]
+
+
+def exe() -> str:
+    script = Path(sys.executable).with_name("boggle-opt")
+    found = str(script) if script.exists() else shutil.which("boggle-opt")
+    assert found
+    return found
+
+
+def records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def wait_for(predicate, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
+
+
+def improved_written(path: Path) -> bool:
+    return path.exists() and '"improved"' in path.read_text()
+
+
+def test_searchers_lists_options_types_defaults_help(run_cli):
+    r = run_cli("searchers")
+    assert r.returncode == 0, r.stderr
+    for name in ("hillclimb", "annealing", "genetic"):
+        assert f"{name}: " in r.stdout
+    assert "-o pool-size (int, default 500)" in r.stdout
+
+
+def test_plain_progress_when_piped(run_cli, tmp_path):
+    r = run_cli("run", *SMALL, "--evals", "20000")
+    assert r.returncode == 0, r.stderr
+    assert "best" in r.stderr and "evals" in r.stderr  # plain lines, no rich panel
+    assert "╭" not in r.stderr and "\x1b[" not in r.stderr
+    assert "# rank\tboard\tscore\twords" in r.stdout
+    assert "best board (" in r.stdout
+    assert "seed 1" in r.stdout and "rule standard" in r.stdout
+    first = r.stdout.split("# rank\tboard\tscore\twords\n")[1].splitlines()[0].split("\t")
+    assert first[0] == "1" and len(first[1]) == 9 and int(first[2]) > 0 and int(first[3]) > 0
+
+
+def test_same_seed_same_result(run_cli):
+    a = run_cli("run", *SMALL, "--evals", "20000", "--progress", "none")
+    b = run_cli("run", *SMALL, "--evals", "20000", "--progress", "none")
+    assert a.returncode == b.returncode == 0
+    strip = lambda out: [l for l in out.splitlines() if not l.startswith("# stopped")]  # noqa: E731
+    assert strip(a.stdout) == strip(b.stdout)
+
+
+def test_jsonl_progress(run_cli):
+    r = run_cli("run", *SMALL, "--evals", "20000", "--progress", "jsonl")
+    assert r.returncode == 0, r.stderr
+    lines = [json.loads(l) for l in r.stderr.splitlines()]
+    assert lines[0]["type"] == "start" and lines[-1]["type"] == "finish"
+    assert any(l["type"] == "improved" for l in lines)
+
+
+def test_rich_display_on_a_terminal(cli_env, tmp_path):
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [exe(), "run", *SMALL, "--time", "2"],
+        stdin=slave, stdout=slave, stderr=slave, env={**cli_env, "COLUMNS": "120"},
+        cwd=tmp_path,
+    )
+    os.close(slave)
+    output = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 30)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        output += chunk
+    assert proc.wait(timeout=30) == 0
+    text = output.decode("utf-8", "replace")
+    assert "╭" in text and "best score" in text and "evaluations" in text
+    assert "budget left" in text and "pool" in text  # the searcher's own stats
+    assert "# rank" in text
+
+
+def test_ctrl_c_keeps_and_prints_results(cli_env, tmp_path):
+    out = tmp_path / "run.jsonl"
+    proc = subprocess.Popen(
+        [exe(), "run", *SMALL, "--time", "60", "--out", str(out), "--progress", "plain"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cli_env, cwd=tmp_path,
+    )
+    wait_for(lambda: improved_written(out))
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert "# stopped: interrupted" in stdout
+    assert "best board (" in stdout
+    recs = records(out)
+    assert recs[0]["type"] == "start" and recs[-1]["type"] == "finish"
+    assert recs[-1]["stop_reason"] == "interrupted"
+    best = max(r["score"] for r in recs if r["type"] == "improved")
+    assert recs[-1]["best"][0]["score"] == best
+
+
+def test_killed_run_leaves_valid_jsonl_and_resumes(run_cli, cli_env, tmp_path):
+    out = tmp_path / "run.jsonl"
+    proc = subprocess.Popen(
+        [exe(), "run", *SMALL, "--time", "60", "--out", str(out), "--progress", "none"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=cli_env, cwd=tmp_path,
+    )
+    wait_for(lambda: improved_written(out))
+    time.sleep(0.5)
+    proc.kill()
+    proc.wait(timeout=10)
+    recs = records(out)  # every line parses
+    assert recs[0]["type"] == "start"
+    assert all(r["type"] != "finish" for r in recs)
+    found = {r["board"]: r["score"] for r in recs if r["type"] == "improved"}
+    assert found
+
+    r = run_cli("run", "--resume", str(out), "--evals", "5000", "--progress", "none")
+    assert r.returncode == 0, r.stderr
+    recs = records(out)
+    assert [x["type"] for x in recs].count("start") == 2
+    assert recs[-1]["type"] == "finish"
+    assert recs[-1]["best"][0]["score"] >= max(found.values())
+    assert "seed 1" in r.stdout and "hillclimb" in r.stdout
+
+
+def test_jobs_two_merges_workers(run_cli):
+    r = run_cli("run", *SMALL, "--jobs", "2", "--evals", "40000", "--progress", "plain")
+    assert r.returncode == 0, r.stderr
+    assert "worker=0" in r.stderr or "worker=1" in r.stderr
+    assert "jobs 2" in r.stdout and "# rank" in r.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["run", "--searcher", "nope"], "unknown searcher 'nope'"),
+        (["run"], "run needs --searcher"),
+        (["run", "--searcher", "hillclimb", "-o", "pool-size", "x"], "option 'pool-size'"),
+        (["run", "--searcher", "hillclimb", "-o", "no-such", "1"], "no option 'no-such'"),
+        (["run", "--searcher", "hillclimb", "--size", "0x3"], "size"),
+        (["run", "--searcher", "hillclimb", "--time", "-1"], "--time"),
+        (["run", "--searcher", "hillclimb", "--jobs", "0"], "--jobs"),
+        (["run", "--searcher", "hillclimb", "--progress", "fancy"], "--progress"),
+        (["run", "--resume", "/nonexistent/run.jsonl"], "cannot read run file"),
+        (["run", "--resume", "x.jsonl", "--searcher", "hillclimb"], "drop --searcher"),
+        (["run", "--searcher", "hillclimb", "--out", "/nonexistent/dir/f"], "cannot write run file"),
+    ],
+)
+def test_bad_run_input_is_one_line(run_cli, args, message):
+    r = run_cli(*args)
+    assert r.returncode != 0
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], r.stderr
+    assert "Traceback" not in r.stderr

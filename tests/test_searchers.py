@@ -1,0 +1,28 @@
+"""Every registered searcher passes the conformance suite in boggle_opt.testing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boggle_opt.plugin_loader import load_plugins
+from boggle_opt.testing import SearcherConformance
+
+# per-searcher settings: a problem small enough to be quick, values to reject
+SETTINGS: dict[str, dict[str, Any]] = {
+    "hillclimb": {"options": [("pool-size", "50")], "bad_options": [("pool-size", "0")]},
+    "annealing": {"bad_options": [("tmax", "0"), ("iterations", "0")]},
+    "genetic": {"bad_options": [("population", "1")]},
+    "bnb": {
+        "size": "2x2",
+        "options": [("min-score", "20")],
+        "bad_options": [("buckets", "abc def")],
+    },
+}
+
+_registry = load_plugins().searchers
+for _name in _registry.names():
+    _cls = _registry.get(_name)
+    _attrs = {"searcher_cls": _cls, **SETTINGS.get(_name, {})}
+    globals()[f"TestConformance_{_name}"] = type(
+        f"TestConformance_{_name}", (SearcherConformance,), _attrs
+    )
