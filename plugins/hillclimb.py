@@ -1,0 +1,330 @@
+"""``hillclimb``: the pool method of hill climbing.
+
+Keep the ``pool-size`` best distinct boards. Each round, every board one edit
+away from a pool board (one letter changed, or two cells swapped) is a
+candidate, and the pool becomes the best ``pool-size`` distinct boards among
+pool and candidates. A climb ends when a round leaves the pool unchanged; the
+search then restarts from a fresh random pool (letters drawn by the
+dictionary's letter frequencies) until the budget ends or ``restarts`` climbs
+are done.
+
+Only boards new to the pool are expanded: with ties broken in favour of boards
+already in the pool, a neighbour rejected once can never enter later (the
+pool's weakest score only rises), so re-expanding old boards would change
+nothing. Letter changes come from ``problem.neighbourhood`` (all 25 * n at
+once); swaps are scored one by one, and only between cells with different
+letters.
+
+For other searchers (e.g. branch and bound wanting a good lower bound fast):
+
+* ``quick_best(problem, rng, seconds=..., evaluations=...)`` runs climbs until
+  a limit and returns ``(board, score)``; it does not yield, so keep it short.
+* ``yield from HillClimb(HillClimb.Options(restarts=1)).search(problem, rng)``
+  runs one climb inside another searcher's generator (the driver can still
+  stop it), and its ``Improved`` events report what it found.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from boggle_opt import hookimpl
+from boggle_opt.options import check
+from boggle_opt.search import Event, Improved, Problem, Progress, SearcherBase
+
+_A = ord("a")
+
+
+class HillClimb(SearcherBase):
+    """Pool hill climbing: keep the N best boards, expand by letter changes and swaps."""
+
+    name = "hillclimb"
+
+    @dataclass(frozen=True, kw_only=True)
+    class Options:
+        pool_size: int = field(default=500, metadata={"help": "boards kept in the pool"})
+        restarts: int = field(
+            default=0, metadata={"help": "climbs from a random pool to run (0: until the budget ends)"}
+        )
+        exclude: str = field(
+            default="", metadata={"help": "letters never placed on a board, e.g. q or jqxz"}
+        )
+        swaps: bool = field(
+            default=True, metadata={"help": "also try swapping two cells (else letter changes only)"}
+        )
+        canonical: bool = field(
+            default=True,
+            metadata={"help": "treat boards equal under rotation or reflection as one pool entry"},
+        )
+
+        def __post_init__(self) -> None:
+            check(self.pool_size >= 1, "pool-size", f"must be >= 1, got {self.pool_size}")
+            check(self.restarts >= 0, "restarts", f"must be >= 0, got {self.restarts}")
+            check(
+                all("a" <= ch <= "z" for ch in self.exclude),
+                "exclude",
+                f"must be letters a-z, got {self.exclude!r}",
+            )
+            check(
+                len(set(self.exclude)) < 26, "exclude", "must leave at least one letter"
+            )
+
+    options: Options
+
+    def __init__(self, options: Options | None = None) -> None:
+        super().__init__(options if options is not None else HillClimb.Options())
+
+    def search(
+        self, problem: Problem, rng: np.random.Generator
+    ) -> Generator[Event, None, None]:
+        opts = self.options
+        best = -1
+        restart = 0
+        while opts.restarts == 0 or restart < opts.restarts:
+            restart += 1
+            climb = PoolClimb(problem, opts)
+            for ev in climb.run(rng, best):
+                if isinstance(ev, Improved):
+                    best = ev.score
+                elif isinstance(ev, Progress):
+                    ev = Progress({"restart": restart, **ev.stats})
+                yield ev
+            yield Progress(
+                {"restart": restart, "round": climb.rounds, "pool_min": climb.pool_min,
+                 "pool_max": climb.pool_max, "best": best, "climb_done": 1}
+            )
+
+
+def allowed_letters(exclude: str) -> np.ndarray:
+    """A bool mask of the 26 letters that may appear on a board."""
+    mask = np.ones(26, dtype=bool)
+    for ch in exclude:
+        mask[ord(ch) - _A] = False
+    return mask
+
+
+def random_boards(
+    problem: Problem, rng: np.random.Generator, count: int, exclude: str = ""
+) -> list[str]:
+    """``count`` boards with letters drawn by the dictionary's letter frequencies."""
+    p = problem.letter_frequencies() * allowed_letters(exclude)
+    if p.sum() <= 0:  # the dictionary uses none of the allowed letters
+        p = allowed_letters(exclude).astype(np.float64)
+    letters = rng.choice(26, size=(count, problem.n_cells), p=p / p.sum()) + _A
+    return [row.astype(np.uint8).tobytes().decode("ascii") for row in letters]
+
+
+class PoolClimb:
+    """One climb: a pool of distinct boards sorted best first, improved round by round.
+
+    ``boards`` and ``scores`` are the pool (scores descending, ties in order
+    of arrival); ``fresh`` marks the boards not yet expanded.
+    """
+
+    def __init__(self, problem: Problem, options: HillClimb.Options) -> None:
+        self.problem = problem
+        self.options = options
+        n = problem.n_cells
+        self.n = n
+        self.key: Callable[[str], str] = (
+            problem.geometry.canonical if options.canonical else _identity
+        )
+        allowed = allowed_letters(options.exclude)
+        # a letter change is wanted if the letter is allowed; the board's own
+        # letter at a cell (the board itself) is masked per board
+        self.allowed_codes = np.tile(allowed, n)
+        self.boards: list[str] = []
+        self.scores = np.zeros(0, dtype=np.int64)
+        self.fresh: list[bool] = []
+        self.keys: set[str] = set()
+        self.rounds = 0
+        # scores of swapped boards seen in this climb: pool boards are often a
+        # swap apart, so their swap neighbourhoods overlap
+        self.swap_cache: dict[str, int] = {}
+        self.cache_hits = 0
+
+    @property
+    def pool_min(self) -> int:
+        return int(self.scores[-1]) if len(self.scores) else -1
+
+    @property
+    def pool_max(self) -> int:
+        return int(self.scores[0]) if len(self.scores) else -1
+
+    def stats(self) -> dict[str, int | float | str]:
+        return {"round": self.rounds, "pool_min": self.pool_min, "pool_max": self.pool_max,
+                "pool": len(self.boards)}
+
+    def seed(self, boards: list[str]) -> Iterator[Event]:
+        """Score ``boards`` and make them the pool (best distinct first)."""
+        scores: list[int] = []
+        for i, b in enumerate(boards):
+            scores.append(self.problem.score(b))
+            if i % 64 == 63:
+                yield Progress({"seeding": i + 1})
+        self._select([], np.zeros(0, dtype=np.int64), boards, np.array(scores, dtype=np.int64))
+
+    def run(self, rng: np.random.Generator, best: int = -1) -> Iterator[Event]:
+        """Seed a random pool and climb until it is stable; ``best`` is the
+        score to beat before reporting ``Improved``."""
+        opts = self.options
+        yield from self.seed(random_boards(self.problem, rng, opts.pool_size, opts.exclude))
+        if self.pool_max > best:
+            best = self.pool_max
+            yield Improved(self.boards[0], best)
+        changed = True
+        while changed:
+            changed = False
+            for ev in self.round(best):
+                if isinstance(ev, Improved):
+                    best = ev.score
+                yield ev
+            changed = any(self.fresh)
+
+    def round(self, best: int = -1) -> Iterator[Event]:
+        """Expand the pool's fresh boards once and select the new pool.
+
+        Yields ``Improved`` for any neighbour beating ``best`` as soon as it
+        is scored, and ``Progress`` after each board expanded.
+        """
+        self.rounds += 1
+        problem, n = self.problem, self.n
+        full = len(self.boards) >= self.options.pool_size
+        # a candidate must beat the pool's weakest board to get in (ties keep
+        # the board already there)
+        floor = self.pool_min if full else -1
+        cand_scores: list[np.ndarray] = []
+        cand_boards: list[list[str]] = []
+        to_expand = [i for i, f in enumerate(self.fresh) if f]
+        self.fresh = [False] * len(self.boards)
+        for i in to_expand:
+            board = self.boards[i]
+            letters = np.frombuffer(board.encode("ascii"), dtype=np.uint8) - _A
+            out = np.asarray(problem.neighbourhood(board), dtype=np.int64)
+            want = self.allowed_codes.copy()
+            want[np.arange(n) * 26 + letters] = False  # the board itself
+            want &= out > floor
+            codes = np.flatnonzero(want)
+            made: list[str] = [_change(board, int(c) // 26, int(c) % 26) for c in codes]
+            got = out[codes]
+            if self.options.swaps:
+                s_boards, s_scores = self._swaps(board, floor)
+                made += s_boards
+                got = np.concatenate([got, np.asarray(s_scores, dtype=np.int64)])
+            if len(got):
+                top = int(np.argmax(got))
+                if got[top] > best:
+                    best = int(got[top])
+                    yield Improved(made[top], best)
+                cand_boards.append(made)
+                cand_scores.append(got)
+            yield Progress(self.stats())
+        boards = [b for bs in cand_boards for b in bs]
+        scores = np.concatenate(cand_scores) if cand_scores else np.zeros(0, dtype=np.int64)
+        self._select(self.boards, self.scores, boards, scores)
+
+    def _swaps(self, board: str, floor: int) -> tuple[list[str], list[int]]:
+        """Boards with two cells of different letters swapped that beat ``floor``."""
+        cells = list(board)
+        n = self.n
+        boards: list[str] = []
+        scores: list[int] = []
+        cache = self.swap_cache
+        for i in range(n - 1):
+            a = cells[i]
+            for j in range(i + 1, n):
+                b = cells[j]
+                if a == b:
+                    continue
+                cells[i], cells[j] = b, a
+                s = "".join(cells)
+                cells[i], cells[j] = a, b
+                score = cache.get(s)
+                if score is None:
+                    score = cache[s] = self.problem.score(s)
+                else:
+                    self.cache_hits += 1
+                if score > floor:
+                    boards.append(s)
+                    scores.append(score)
+        return boards, scores
+
+    def _select(
+        self, old: list[str], old_scores: np.ndarray, new: list[str], new_scores: np.ndarray
+    ) -> None:
+        """The best ``pool_size`` distinct boards of old then new, best first;
+        ties keep the earlier (so old pool boards win them)."""
+        boards = old + new
+        scores = np.concatenate([old_scores, new_scores])
+        order = np.argsort(-scores, kind="stable")
+        size = self.options.pool_size
+        keep_boards: list[str] = []
+        keep_scores: list[int] = []
+        fresh: list[bool] = []
+        keys: set[str] = set()
+        n_old = len(old)
+        for idx in order:
+            i = int(idx)
+            b = boards[i]
+            k = self.key(b)
+            if k in keys:
+                continue
+            keys.add(k)
+            keep_boards.append(b)
+            keep_scores.append(int(scores[i]))
+            fresh.append(i >= n_old)
+            if len(keep_boards) == size:
+                break
+        self.boards = keep_boards
+        self.scores = np.array(keep_scores, dtype=np.int64)
+        self.fresh = fresh
+        self.keys = keys
+        if len(self.swap_cache) > 2_000_000:  # bound memory on long climbs
+            self.swap_cache.clear()
+
+
+def _identity(board: str) -> str:
+    return board
+
+
+def _change(board: str, cell: int, letter: int) -> str:
+    return board[:cell] + chr(_A + letter) + board[cell + 1 :]
+
+
+def quick_best(
+    problem: Problem,
+    rng: np.random.Generator,
+    seconds: float | None = None,
+    evaluations: int | None = None,
+    options: HillClimb.Options | None = None,
+) -> tuple[str, int]:
+    """The best board found by pool climbs until ``seconds`` (wall time) or
+    ``evaluations`` (counted on ``problem``) run out, or ``options.restarts``
+    climbs end; with no limit at all, one climb. Checks the limits after each
+    board expanded, so it may overrun by one expansion."""
+    if options is None:
+        options = HillClimb.Options(restarts=0 if seconds or evaluations else 1)
+    start = time.monotonic()
+    stop_evals = problem.evaluations + evaluations if evaluations is not None else None
+    best_board, best = "", -1
+    events = HillClimb(options).search(problem, rng)
+    try:
+        for ev in events:
+            if isinstance(ev, Improved) and ev.score > best:
+                best_board, best = ev.board, ev.score
+            if seconds is not None and time.monotonic() - start >= seconds:
+                break
+            if stop_evals is not None and problem.evaluations >= stop_evals:
+                break
+    finally:
+        events.close()
+    return best_board, best
+
+
+@hookimpl
+def register_searchers(register: Callable[[type], None]) -> None:
+    register(HillClimb)
