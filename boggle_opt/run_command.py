@@ -218,7 +218,8 @@ def _report(
     top: int,
     out: TextIO,
 ) -> None:
-    opts = " ".join(f"{k}={v}" for k, v in record["options"].items())
+    # options left at None take the searcher's own defaults: not worth a line
+    opts = " ".join(f"{k}={v}" for k, v in record["options"].items() if v is not None)
     out.write(
         f"# searcher {record['searcher']} ({opts}); rule {record['rule']}; "
         f"word list {record['wordlist_label']}; size {record['size']}; "
