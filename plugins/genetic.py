@@ -1,0 +1,146 @@
+"""A genetic algorithm: uniform crossover of the best boards, letter mutations, cell swaps."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from boggle_opt import hookimpl
+from boggle_opt.options import check
+from boggle_opt.search import Event, Improved, Problem, Progress, SearcherBase
+
+from ._boards import A, board_text, random_letters
+
+
+class GeneticSearch(SearcherBase):
+    """Genetic algorithm: the best boards breed by uniform crossover, with mutations and swaps."""
+
+    name = "genetic"
+
+    @dataclass(frozen=True, kw_only=True)
+    class Options:
+        population: int = field(default=100, metadata={"help": "boards in each generation"})
+        breeders: int = field(default=30, metadata={
+            "help": "the best this many boards are the parents of the next generation"})
+        elite: int = field(default=10, metadata={
+            "help": "the best this many boards survive unchanged"})
+        mutation: float = field(default=0.2, metadata={
+            "help": "a child has at least n letter mutations with probability mutation^n"})
+        swap: float = field(default=0.2, metadata={
+            "help": "a child has at least n swaps of adjacent cells with probability swap^n"})
+        stall: int = field(default=0, metadata={
+            "help": "start a new random population after this many generations without "
+                    "a better board (0: never)"})
+        restarts: int = field(default=0, metadata={
+            "help": "populations to run when stall is set, then stop (0: until the budget ends)"})
+
+        def __post_init__(self) -> None:
+            check(self.population >= 2, "population", "must be >= 2")
+            check(2 <= self.breeders <= self.population, "breeders",
+                  "must be between 2 and the population")
+            check(0 <= self.elite < self.population, "elite",
+                  "must be >= 0 and below the population")
+            for name in ("mutation", "swap"):
+                p = getattr(self, name)
+                check(math.isfinite(p) and 0 <= p < 1, name, "must be >= 0 and < 1")
+            check(self.stall >= 0, "stall", "must be >= 0")
+            check(self.restarts >= 0, "restarts", "must be >= 0")
+
+    def __init__(self, options: GeneticSearch.Options | None = None) -> None:
+        super().__init__(options if options is not None else self.Options())
+
+    def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
+        opts = self.options
+        freqs = problem.letter_frequencies()
+        ops = Operators(problem, rng, freqs)
+        best = -1
+        populations = 0
+        while True:
+            populations += 1
+            pop = random_letters(rng, freqs, (opts.population, problem.n_cells))
+            scores = ops.scores(pop)
+            generation = since = 0
+            while not opts.stall or since < opts.stall:
+                order = np.argsort(-scores, kind="stable")  # stable: ties stay seeded
+                pop, scores = pop[order], scores[order]
+                since += 1
+                if scores[0] > best:
+                    best = int(scores[0])
+                    since = 0
+                    yield Improved(board_text(pop[0]), best)
+                yield Progress({"generation": generation, "population": populations,
+                                "best": best, "top": int(scores[0]),
+                                "median": float(np.median(scores))})
+                children = ops.children(pop[: opts.breeders], opts.population - opts.elite,
+                                        opts.mutation, opts.swap)
+                pop = np.concatenate([pop[: opts.elite], children])
+                scores = np.concatenate([scores[: opts.elite], ops.scores(children)])
+                generation += 1
+            if opts.restarts and populations >= opts.restarts:
+                return
+
+
+def at_least(rng: np.random.Generator, p: float, count: int) -> np.ndarray:
+    """``count`` draws of K with P(K >= n) = p ** n (a geometric count from 0)."""
+    if p <= 0:
+        return np.zeros(count, dtype=np.int64)
+    return rng.geometric(1.0 - p, count) - 1
+
+
+class Operators:
+    """Scoring, crossover and mutation on populations held as uint8 arrays (pop, cells)."""
+
+    def __init__(self, problem: Problem, rng: np.random.Generator, freqs: np.ndarray) -> None:
+        self.problem = problem
+        self.rng = rng
+        self.freqs = freqs
+        geo = problem.geometry
+        n = problem.n_cells
+        self.degree = np.array([len(geo.neighbours(c)) for c in range(n)], dtype=np.int64)
+        self.table = np.zeros((n, max(1, int(self.degree.max(initial=1)))), dtype=np.int64)
+        for c in range(n):
+            nb = geo.neighbours(c)
+            self.table[c, : len(nb)] = nb
+
+    def scores(self, pop: np.ndarray) -> np.ndarray:
+        n = pop.shape[1]
+        text = (pop + A).astype(np.uint8).tobytes().decode("ascii")
+        score = self.problem.score
+        return np.array([score(text[i: i + n]) for i in range(0, len(text), n)], dtype=np.int64)
+
+    def children(self, parents: np.ndarray, count: int, mutation: float, swap: float) -> np.ndarray:
+        """``count`` children, each of two distinct random parents, mutated and swapped."""
+        rng = self.rng
+        k, n = parents.shape
+        a = rng.integers(0, k, count)
+        b = (a + rng.integers(1, k, count)) % k  # a different parent than a
+        take_a = rng.random((count, n)) < 0.5
+        kids = np.where(take_a, parents[a], parents[b])
+        self.mutate(kids, at_least(rng, mutation, count))
+        self.swap(kids, at_least(rng, swap, count))
+        return kids
+
+    def mutate(self, kids: np.ndarray, counts: np.ndarray) -> None:
+        """Give child i ``counts[i]`` letters drawn from the letter frequencies."""
+        rows = np.repeat(np.arange(len(kids)), counts)
+        cells = self.rng.integers(0, kids.shape[1], len(rows))
+        letters = random_letters(self.rng, self.freqs, len(rows))
+        for r, c, x in zip(rows.tolist(), cells.tolist(), letters.tolist()):
+            kids[r, c] = x  # in order, so a cell mutated twice keeps the last letter
+
+    def swap(self, kids: np.ndarray, counts: np.ndarray) -> None:
+        """Swap ``counts[i]`` random pairs of adjacent cells of child i, one after another."""
+        rows = np.repeat(np.arange(len(kids)), counts)
+        cells = self.rng.integers(0, kids.shape[1], len(rows))
+        picks = self.rng.integers(0, 1 << 30, len(rows)) % self.degree[cells]
+        others = self.table[cells, picks]
+        for r, c, d in zip(rows.tolist(), cells.tolist(), others.tolist()):
+            kids[r, c], kids[r, d] = kids[r, d], kids[r, c]
+
+
+@hookimpl
+def register_searchers(register: Callable[[type], None]) -> None:
+    register(GeneticSearch)
