@@ -25,13 +25,13 @@ class Plan:
     """The settings an anneal runs with, after the preset fills the gaps."""
 
     schedule: str
-    t_max: float
-    t_min: float
+    tmax: float
+    tmin: float
     iterations: int
     moves: tuple[float, float, float]
     polish: bool
     reheat: float
-    reheat_t: float
+    reheat_tmax: float
     cache: int
 
 
@@ -60,14 +60,14 @@ class AnnealingSearch(SearcherBase):
     class Options:
         preset: str = field(default="improved", metadata={
             "help": "improved (geometric cooling, polish, reheat from the best) or "
-                    "baseline (linear cooling from t-max, random restarts); "
+                    "baseline (linear cooling from tmax, random restarts); "
                     "options left at none take the preset's value"})
-        t_max: float | None = field(default=None, metadata={
+        tmax: float | None = field(default=None, metadata={
             "help": "starting temperature (both presets: 70)"})
-        t_min: float | None = field(default=None, metadata={
+        tmin: float | None = field(default=None, metadata={
             "help": "final temperature of the geometric schedule (improved: 1)"})
         schedule: str | None = field(default=None, metadata={
-            "help": "linear: T = t-max * (1 - i/iterations); geometric: t-max down to t-min"})
+            "help": "linear: T = tmax * (1 - i/iterations); geometric: tmax down to tmin"})
         iterations: int | None = field(default=None, metadata={
             "help": "proposals per anneal (baseline: 100000, improved: 200000)"})
         restarts: int = field(default=0, metadata={
@@ -82,7 +82,7 @@ class AnnealingSearch(SearcherBase):
             "help": "hill-climb to a local optimum after each anneal (improved: true)"})
         reheat: float | None = field(default=None, metadata={
             "help": "share of restarts that start from the best board (improved: 0.5)"})
-        reheat_t: float | None = field(default=None, metadata={
+        reheat_tmax: float | None = field(default=None, metadata={
             "help": "starting temperature of a reheat from the best board (improved: 10)"})
         cache: int | None = field(default=None, metadata={
             "help": "boards whose scores are remembered, so they are not rescored "
@@ -90,8 +90,8 @@ class AnnealingSearch(SearcherBase):
 
         def __post_init__(self) -> None:
             check(self.preset in PRESETS, "preset", f"must be one of {', '.join(PRESETS)}")
-            check(self.t_max is None or _pos(self.t_max), "t-max", "must be > 0")
-            check(self.t_min is None or _pos(self.t_min), "t-min", "must be > 0")
+            check(self.tmax is None or _pos(self.tmax), "tmax", "must be > 0")
+            check(self.tmin is None or _pos(self.tmin), "tmin", "must be > 0")
             check(self.schedule in (None, "linear", "geometric"), "schedule",
                   "must be linear or geometric")
             check(self.iterations is None or self.iterations >= 1, "iterations", "must be >= 1")
@@ -101,12 +101,12 @@ class AnnealingSearch(SearcherBase):
                 check(w is None or (w >= 0 and math.isfinite(w)), name.replace("_", "-"),
                       "must be >= 0")
             check(self.reheat is None or 0 <= self.reheat <= 1, "reheat", "must be in 0..1")
-            check(self.reheat_t is None or _pos(self.reheat_t), "reheat-t", "must be > 0")
+            check(self.reheat_tmax is None or _pos(self.reheat_tmax), "reheat-tmax", "must be > 0")
             check(self.cache is None or self.cache >= 0, "cache", "must be >= 0")
             plan = self.plan()
             check(sum(plan.moves) > 0, "letter-moves", "and the swap weights must not all be 0")
-            check(plan.schedule != "geometric" or plan.t_min < plan.t_max, "t-min",
-                  "must be below t-max")
+            check(plan.schedule != "geometric" or plan.tmin < plan.tmax, "tmin",
+                  "must be below tmax")
 
         def plan(self) -> Plan:
             """The preset with every option that was set applied over it."""
@@ -117,13 +117,13 @@ class AnnealingSearch(SearcherBase):
                      pick(self.random_swaps, p.moves[2]))
             return Plan(
                 schedule=self.schedule or p.schedule,
-                t_max=pick(self.t_max, p.t_max),
-                t_min=pick(self.t_min, p.t_min),
+                tmax=pick(self.tmax, p.tmax),
+                tmin=pick(self.tmin, p.tmin),
                 iterations=p.iterations if self.iterations is None else self.iterations,
                 moves=moves,
                 polish=p.polish if self.polish is None else self.polish,
                 reheat=pick(self.reheat, p.reheat),
-                reheat_t=pick(self.reheat_t, p.reheat_t),
+                reheat_tmax=pick(self.reheat_tmax, p.reheat_tmax),
                 cache=p.cache if self.cache is None else self.cache,
             )
 
@@ -139,7 +139,7 @@ def temperatures(plan: Plan, start: float, i0: int, count: int) -> np.ndarray:
     frac = np.arange(i0, i0 + count, dtype=np.float64) / plan.iterations
     if plan.schedule == "linear":
         return start * (1.0 - frac)
-    end = min(plan.t_min, start * 0.5)  # a reheat may start below t-min
+    end = min(plan.tmin, start * 0.5)  # a reheat may start below tmin
     return start * (end / start) ** frac
 
 
@@ -183,10 +183,10 @@ class _Run:
         plan = self.plan
         while not self.restarts or self.anneals < self.restarts:
             if self.best and self.rng.random() < plan.reheat:
-                board, start = bytearray(self.best.encode("ascii")), min(plan.reheat_t, plan.t_max)
+                board, start = bytearray(self.best.encode("ascii")), min(plan.reheat_tmax, plan.tmax)
             else:
                 codes = random_letters(self.rng, self.freqs, self.n) + A
-                board, start = bytearray(codes.tobytes()), plan.t_max
+                board, start = bytearray(codes.tobytes()), plan.tmax
             self.anneals += 1
             text = yield from self.anneal(board, start)
             if plan.polish:
