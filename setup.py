@@ -13,6 +13,9 @@ COMPILED_MODULES = [
     "boggle_opt/core/geometry.py",
     "boggle_opt/core/trie.py",
     "boggle_opt/core/scorer.py",
+    "boggle_opt/core/tree.py",
+    "boggle_opt/core/orderly.py",
+    "boggle_opt/core/branch.py",
 ]
 
 pure = os.environ.get("BOGGLE_OPT_PURE", "") not in ("", "0")

@@ -1,0 +1,121 @@
+"""Branch and bound over one board class. Compiled with mypyc.
+
+Build the class's orderly tree; while its bound is high, force the top cell
+to each of its letters by merging trees (each merge halves the freedom);
+once a bound falls below ``switch`` times the cutoff, finish the branch with
+the orderly bound, which is cheaper per board but prunes later.
+"""
+
+from __future__ import annotations
+
+import time
+
+from librt.vecs import vec
+from mypy_extensions import i64
+
+from .geometry import Geometry
+from .orderly import OrderlyBound
+from .tree import BOUND, Tree, TreeBuilder, cell_order
+from .trie import PackedTrie, popcount26
+
+
+class ClassSolver:
+    """Finds the candidate boards of classes of one size; reuse for many classes."""
+
+    n: i64
+    order: list[int]
+    builder: TreeBuilder
+    ob: OrderlyBound
+    masks: vec[i64]
+    forced: vec[i64]
+    cutoff: i64
+    switch_pct: i64
+    # statistics of the last solve()
+    n_nodes: i64
+    root_bound: i64
+    forces: i64
+    bounds: i64
+    build_seconds: float
+    force_seconds: float
+    bound_seconds: float
+    peak_words: i64
+
+    def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int] | None = None) -> None:
+        self.n = geometry.n
+        self.order = list(order) if order is not None else cell_order(geometry)
+        self.builder = TreeBuilder(trie, geometry, self.order)
+        self.ob = OrderlyBound(self.n)
+        self.masks = vec[i64]([0] * self.n)
+        self.forced = vec[i64]([0] * self.n)
+        self.cutoff = 0
+        self.switch_pct = 150
+        self._reset_stats()
+
+    def _reset_stats(self) -> None:
+        self.n_nodes = 0
+        self.root_bound = 0
+        self.forces = 0
+        self.bounds = 0
+        self.build_seconds = 0.0
+        self.force_seconds = 0.0
+        self.bound_seconds = 0.0
+        self.peak_words = 0
+
+    def build(self, cell_masks: list[int]) -> Tree:
+        """The orderly tree of a class (letter sets by cell)."""
+        return self.builder.build(cell_masks)
+
+    def solve(self, cell_masks: list[int], cutoff: int, switch_pct: int = 150) -> list[str]:
+        """Boards of the class (letter sets by cell) that the bounds cannot
+        rule out from scoring ``cutoff`` or more: a superset of the boards
+        that do. Boards are column-major strings."""
+        self._reset_stats()
+        t0 = time.perf_counter()
+        tree = self.builder.build(cell_masks)
+        self.build_seconds = time.perf_counter() - t0
+        self.n_nodes = tree.n_nodes
+        self.root_bound = tree.a[tree.root + BOUND]
+        self.cutoff = cutoff
+        self.switch_pct = switch_pct
+        for p in range(self.n):
+            self.masks[p] = cell_masks[self.order[p]]
+            self.forced[p] = 0
+        self.ob.found = vec[i64]()
+        self.ob.visits = 0
+        self._branch(tree, tree.root, 0)
+        self.peak_words = max(self.peak_words, len(tree.a))
+        found = self.ob.found
+        n = self.n
+        boards: list[str] = []
+        letters = [""] * n
+        for i in range(len(found) // n):
+            for p in range(n):
+                letters[self.order[p]] = chr(97 + found[i * n + p])
+            boards.append("".join(letters))
+        return boards
+
+    def _branch(self, tree: Tree, root: i64, level: i64) -> None:
+        bound = tree.a[root + BOUND]
+        if bound < self.cutoff:
+            return
+        if level == self.n or bound * 100 <= self.switch_pct * self.cutoff:
+            t0 = time.perf_counter()
+            self.bounds += 1
+            self.ob.run(tree, root, level, self.masks, self.forced, self.cutoff)
+            self.bound_seconds += time.perf_counter() - t0
+            return
+        m = self.masks[level]
+        while m != 0:
+            bit: i64 = m & -m
+            m ^= bit
+            letter = popcount26(bit - 1)
+            self.forced[level] = letter
+            mark = tree.top
+            t0 = time.perf_counter()
+            child = tree.force(root, level, letter)
+            self.forces += 1
+            self.force_seconds += time.perf_counter() - t0
+            self._branch(tree, child, level + 1)
+            if tree.top > self.peak_words:
+                self.peak_words = tree.top
+            tree.top = mark

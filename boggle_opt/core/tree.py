@@ -1,0 +1,515 @@
+"""Orderly sum/choice trees for board classes, in one packed arena. Compiled with mypyc.
+
+A board class gives each cell a set of letters. Its orderly tree holds every
+path to every word on any board of the class, with the path's cells sorted by
+a fixed cell order: a sum node (points; choice children) per prefix of forced
+cells, a choice node (one cell; a sum child per letter) per next cell.
+Bound(sum) = points + sum of children's bounds; bound(choice) = max over its
+letters. No board of the class scores more than the root's bound.
+
+Inside the core a cell is named by its position in the cell order (0 is
+nearest the root), so a path's cells sort by sorting their bits.
+
+Arena layout (one ``vec[i64]``; nodes are immutable once written, so forced
+trees share every subtree they do not change):
+  sum node:    [points, bound, k, choice child 0 .. k-1]   (children by position)
+  choice node: [position, bound, letter mask, sum child 0 .. popcount-1]
+Forcing appends new nodes at ``top``; a caller truncates by resetting ``top``.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from librt.vecs import extend, vec
+from mypy_extensions import i64
+
+from .geometry import Geometry
+from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, popcount26
+
+# build records, stride 4: [key (position or letter), first child, next sibling, points]
+B_KEY: Final[i64] = 0
+B_FIRST: Final[i64] = 1
+B_NEXT: Final[i64] = 2
+B_POINTS: Final[i64] = 3
+B_STRIDE: Final[i64] = 4
+# arena node fields
+POINTS: Final[i64] = 0  # sum node
+POS: Final[i64] = 0  # choice node
+BOUND: Final[i64] = 1
+COUNT: Final[i64] = 2  # sum node: number of choice children
+MASK: Final[i64] = 2  # choice node: letters with a child
+KIDS: Final[i64] = 3
+MAX_NBRS: Final[i64] = 8
+NBR_STRIDE: Final[i64] = 9  # count, then up to 8 neighbour positions
+
+
+def cell_order(geometry: Geometry) -> list[int]:
+    """Cells nearest the root first: most neighbours first (centre, then
+    edges, then corners), ties by distance to the centre, then index. For 4x4
+    this is the order REFERENCE.md gives."""
+    cols = geometry.cols
+    rows = geometry.rows
+    keyed: list[tuple[int, int, int]] = []
+    for c in range(geometry.n):
+        x = c // rows
+        y = c % rows
+        # twice the distance to the centre, squared, in whole numbers
+        dx = 2 * x - (cols - 1)
+        dy = 2 * y - (rows - 1)
+        keyed.append((-len(geometry.neighbours(c)), dx * dx + dy * dy, c))
+    keyed.sort()
+    order = [c for _, _, c in keyed]
+    if cols == 4 and rows == 4:
+        # REFERENCE.md's ranks (higher = nearer the root), cells 0..15
+        ranks = [3, 11, 9, 1, 7, 15, 14, 6, 5, 13, 12, 4, 2, 10, 8, 0]
+        order = sorted(range(16), key=lambda c: -ranks[c])
+    return order
+
+
+class Tree:
+    """An arena of orderly-tree nodes and the root of the class's tree."""
+
+    a: vec[i64]
+    top: i64
+    root: i64
+    n: i64
+    n_nodes: i64  # sum and choice nodes of the built tree
+
+    def __init__(self, a: vec[i64], top: i64, root: i64, n: i64, n_nodes: i64) -> None:
+        self.a = a
+        self.top = top
+        self.root = root
+        self.n = n
+        self.n_nodes = n_nodes
+
+    def bound(self, node: i64) -> i64:
+        return self.a[node + BOUND]
+
+    def _reserve(self, words: i64) -> i64:
+        """Index of ``words`` fresh words at the top of the arena."""
+        at = self.top
+        if at + words > len(self.a):
+            grow = len(self.a) + words
+            self.a = extend(self.a, vec[i64]([0] * grow))
+        self.top = at + words
+        return at
+
+    # -- forcing the top cell ----------------------------------------------
+
+    def force(self, root: i64, pos: i64, letter: i64) -> i64:
+        """The tree of the boards with ``letter`` at position ``pos``, the
+        first unforced position: the letter's subtree merged into the rest."""
+        a = self.a
+        k = a[root + COUNT]
+        if k == 0 or a[a[root + KIDS] + POS] != pos:
+            return root  # no word uses this cell: every letter gives the same tree
+        choice = a[root + KIDS]
+        mask = a[choice + MASK]
+        bit: i64 = 1 << letter
+        if (mask & bit) == 0:
+            # only the words that skip the cell remain
+            at = self._reserve(KIDS + k - 1)
+            a = self.a
+            a[at + POINTS] = a[root + POINTS]
+            a[at + BOUND] = a[root + BOUND] - a[choice + BOUND]
+            a[at + COUNT] = k - 1
+            for j in range(1, k):
+                a[at + KIDS + j - 1] = a[root + KIDS + j]
+            return at
+        sub = a[choice + KIDS + popcount26(mask & (bit - 1))]
+        return self._merge_sum(root, 1, sub, 0)
+
+    def _merge_sum(self, s1: i64, skip1: i64, s2: i64, skip2: i64) -> i64:
+        """A new sum node: s1 and s2 added, ignoring their first ``skip``
+        children. Children present in only one are shared, not copied."""
+        a = self.a
+        k1 = a[s1 + COUNT]
+        k2 = a[s2 + COUNT]
+        # count the union of the two position-sorted child lists
+        i = skip1
+        j = skip2
+        k: i64 = 0
+        while i < k1 or j < k2:
+            if i < k1 and j < k2:
+                p1 = a[a[s1 + KIDS + i] + POS]
+                p2 = a[a[s2 + KIDS + j] + POS]
+                if p1 <= p2:
+                    i += 1
+                if p2 <= p1:
+                    j += 1
+            elif i < k1:
+                i += 1
+            else:
+                j += 1
+            k += 1
+        at = self._reserve(KIDS + k)
+        a = self.a
+        points = a[s1 + POINTS] + a[s2 + POINTS]
+        a[at + POINTS] = points
+        a[at + COUNT] = k
+        i = skip1
+        j = skip2
+        out: i64 = 0
+        bound = points
+        while i < k1 or j < k2:
+            child: i64 = 0
+            if i < k1 and j < k2:
+                c1 = a[s1 + KIDS + i]
+                c2 = a[s2 + KIDS + j]
+                p1 = a[c1 + POS]
+                p2 = a[c2 + POS]
+                if p1 == p2:
+                    child = self._merge_choice(c1, c2)
+                    a = self.a
+                    i += 1
+                    j += 1
+                elif p1 < p2:
+                    child = c1
+                    i += 1
+                else:
+                    child = c2
+                    j += 1
+            elif i < k1:
+                child = a[s1 + KIDS + i]
+                i += 1
+            else:
+                child = a[s2 + KIDS + j]
+                j += 1
+            a[at + KIDS + out] = child
+            out += 1
+            bound += a[child + BOUND]
+        a[at + BOUND] = bound
+        return at
+
+    def _merge_choice(self, c1: i64, c2: i64) -> i64:
+        """A new choice node for one cell: per letter, the two sum children added."""
+        a = self.a
+        m1 = a[c1 + MASK]
+        m2 = a[c2 + MASK]
+        mask = m1 | m2
+        k = popcount26(mask)
+        at = self._reserve(KIDS + k)
+        a = self.a
+        a[at + POS] = a[c1 + POS]
+        a[at + MASK] = mask
+        bound: i64 = 0
+        out: i64 = 0
+        i: i64 = 0
+        j: i64 = 0
+        m = mask
+        while m != 0:
+            bit = m & -m
+            m ^= bit
+            child: i64 = 0
+            if (m1 & bit) != 0 and (m2 & bit) != 0:
+                child = self._merge_sum(a[c1 + KIDS + i], 0, a[c2 + KIDS + j], 0)
+                a = self.a
+                i += 1
+                j += 1
+            elif (m1 & bit) != 0:
+                child = a[c1 + KIDS + i]
+                i += 1
+            else:
+                child = a[c2 + KIDS + j]
+                j += 1
+            a[at + KIDS + out] = child
+            out += 1
+            b = a[child + BOUND]
+            if b > bound:
+                bound = b
+        a[at + BOUND] = bound
+        return at
+
+
+class TreeBuilder:
+    """Builds the orderly tree of any class of one board size and word list."""
+
+    trie_nodes: vec[i64]
+    trie_points: vec[i64]
+    n: i64
+    order: list[int]  # cell of each position
+    nbrs: vec[i64]  # per position, stride NBR_STRIDE, in positions
+    masks: vec[i64]  # letters allowed at each position (the class)
+    letter_at: vec[i64]  # letter of each position on the current path
+    b: vec[i64]  # build records
+    n_records: i64
+    seen: vec[i64]  # open-addressing set of (leaf, word) keys already added
+    n_seen: i64
+    repeats: vec[i64]  # per trie node: 1 if its key repeats a letter
+    # the previous word's path in position order: position, letter, sum record
+    prev_pos: vec[i64]
+    prev_letter: vec[i64]
+    prev_rec: vec[i64]
+    prev_len: i64
+
+    def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int]) -> None:
+        n = geometry.n
+        if n > 62:
+            raise ValueError("boards of more than 62 cells are not supported")
+        if sorted(order) != list(range(n)):
+            raise ValueError("the cell order must be a permutation of the cells")
+        self.trie_nodes = trie.nodes
+        self.trie_points = trie.points
+        self.n = n
+        self.order = list(order)
+        pos_of = [0] * n
+        for p in range(n):
+            pos_of[order[p]] = p
+        nbrs = vec[i64]([0] * (n * NBR_STRIDE))
+        for p in range(n):
+            cells = geometry.neighbours(order[p])
+            nbrs[p * NBR_STRIDE] = len(cells)
+            for j in range(len(cells)):
+                nbrs[p * NBR_STRIDE + 1 + j] = pos_of[cells[j]]
+        self.nbrs = nbrs
+        self.masks = vec[i64]([0] * n)
+        self.letter_at = vec[i64]([0] * n)
+        self.b = vec[i64]()
+        self.n_records = 0
+        self.seen = vec[i64]([0] * 1024)
+        self.n_seen = 0
+        self.repeats = _repeats(trie.nodes)
+        self.prev_pos = vec[i64]([0] * n)
+        self.prev_letter = vec[i64]([0] * n)
+        self.prev_rec = vec[i64]([0] * n)
+        self.prev_len = 0
+
+    def build(self, cell_masks: list[int]) -> Tree:
+        """The orderly tree of the class with letters ``cell_masks[cell]``
+        (bit k = letter a+k) at each cell."""
+        n = self.n
+        if len(cell_masks) != n:
+            raise ValueError(f"a class needs {n} letter sets, got {len(cell_masks)}")
+        for p in range(n):
+            m: i64 = cell_masks[self.order[p]]
+            if m <= 0 or m > LETTER_MASK:
+                raise ValueError("each cell needs a non-empty set of letters a-z")
+            self.masks[p] = m
+        if len(self.b) == 0:
+            self.b = vec[i64]([0] * (B_STRIDE * 1024))
+        self.prev_len = 0
+        self.b[B_FIRST] = -1
+        self.b[B_NEXT] = -1
+        self.n_records = 1
+        if self.n_seen > 0:
+            for i in range(len(self.seen)):
+                self.seen[i] = 0
+        self.n_seen = 0
+        root_word = self.trie_nodes[0]
+        rmask = root_word & LETTER_MASK
+        first = (root_word >> CHILD_SHIFT) & CHILD_MASK
+        for p in range(n):
+            m = self.masks[p] & rmask
+            while m != 0:
+                bit: i64 = m & -m
+                m ^= bit
+                letter = popcount26(bit - 1)
+                self.letter_at[p] = letter
+                self._dfs(p, first + popcount26(rmask & (bit - 1)), 1 << p)
+        return self._freeze()
+
+    def _dfs(self, pos: i64, node: i64, used: i64) -> None:
+        w = self.trie_nodes[node]
+        if (w & WORD_BIT) != 0:
+            pts = self.trie_points[node]
+            if pts > 0:
+                self._add(node, used, pts)
+        mask = w & LETTER_MASK
+        if mask == 0:
+            return
+        first = (w >> CHILD_SHIFT) & CHILD_MASK
+        nbrs = self.nbrs
+        at = pos * NBR_STRIDE
+        end = at + 1 + nbrs[at]
+        k = at + 1
+        while k < end:
+            nb = nbrs[k]
+            k += 1
+            nbit: i64 = 1 << nb
+            if (used & nbit) != 0:
+                continue
+            m = mask & self.masks[nb]
+            while m != 0:
+                bit: i64 = m & -m
+                m ^= bit
+                self.letter_at[nb] = popcount26(bit - 1)
+                self._dfs(nb, first + popcount26(mask & (bit - 1)), used | nbit)
+
+    def _add(self, word: i64, used: i64, pts: i64) -> None:
+        """Add one path's word: its cells in position order, each a choice
+        record then a sum record (sibling lists stay sorted by key). The
+        part shared with the previous word's sorted path is not walked again."""
+        b = self.b
+        if (self.n_records + 2 * self.n + 2) * B_STRIDE > len(b):
+            b = extend(b, b)  # doubled; the new half is overwritten before use
+            self.b = b
+        recs = self.n_records
+        letter_at = self.letter_at
+        prev_pos = self.prev_pos
+        prev_letter = self.prev_letter
+        prev_rec = self.prev_rec
+        prev_len = self.prev_len
+        shared = True
+        cur: i64 = 0
+        i: i64 = 0
+        u = used
+        while u != 0:
+            bit: i64 = u & -u
+            u ^= bit
+            pos = popcount26(bit - 1) if bit < (1 << 31) else 31 + popcount26((bit >> 31) - 1)
+            letter = letter_at[pos]
+            if shared and i < prev_len and prev_pos[i] == pos and prev_letter[i] == letter:
+                cur = prev_rec[i]
+                i += 1
+                continue
+            shared = False
+            for step in range(2):
+                # a choice record keyed by position, then a sum record by letter
+                key = pos if step == 0 else letter
+                prev: i64 = -1
+                nxt = b[cur * B_STRIDE + B_FIRST]
+                while nxt >= 0 and b[nxt * B_STRIDE + B_KEY] < key:
+                    prev = nxt
+                    nxt = b[nxt * B_STRIDE + B_NEXT]
+                if nxt >= 0 and b[nxt * B_STRIDE + B_KEY] == key:
+                    cur = nxt
+                    continue
+                at = recs * B_STRIDE
+                b[at + B_KEY] = key
+                b[at + B_FIRST] = -1
+                b[at + B_NEXT] = nxt
+                b[at + B_POINTS] = 0
+                if prev < 0:
+                    b[cur * B_STRIDE + B_FIRST] = recs
+                else:
+                    b[prev * B_STRIDE + B_NEXT] = recs
+                cur = recs
+                recs += 1
+            prev_pos[i] = pos
+            prev_letter[i] = letter
+            prev_rec[i] = cur
+            i += 1
+        self.prev_len = i
+        self.n_records = recs
+        # the same word reaches the same leaf twice only by two orders of the
+        # same cells, which needs two cells with the same letter
+        if self.repeats[word] == 0 or self._first_time(cur * (1 << 24) + word):
+            b[cur * B_STRIDE + B_POINTS] += pts
+
+    def _first_time(self, key: i64) -> bool:
+        """Record ``key`` (> 0) in the open-addressing set; False if it was there."""
+        seen = self.seen
+        cap = len(seen)
+        if 2 * (self.n_seen + 1) > cap:
+            old = seen
+            cap = 2 * cap
+            seen = vec[i64]([0] * cap)
+            for x in old:
+                if x != 0:
+                    h = _slot(x, cap)
+                    while seen[h] != 0:
+                        h = (h + 1) & (cap - 1)
+                    seen[h] = x
+            self.seen = seen
+        h = _slot(key, cap)
+        while True:
+            x = seen[h]
+            if x == key:
+                return False
+            if x == 0:
+                seen[h] = key
+                self.n_seen += 1
+                return True
+            h = (h + 1) & (cap - 1)
+
+    def _freeze(self) -> Tree:
+        """Copy the build records into an arena, depth first, with bounds."""
+        recs = self.n_records
+        words = KIDS * recs + recs  # headers plus one slot per edge
+        tree = Tree(vec[i64]([0] * words), 0, 0, self.n, recs)
+        tree.root = self._freeze_sum(tree, 0)
+        return tree
+
+    def _freeze_sum(self, tree: Tree, rec: i64) -> i64:
+        b = self.b
+        k: i64 = 0
+        c = b[rec * B_STRIDE + B_FIRST]
+        while c >= 0:
+            k += 1
+            c = b[c * B_STRIDE + B_NEXT]
+        at = tree._reserve(KIDS + k)
+        points = b[rec * B_STRIDE + B_POINTS]
+        bound = points
+        c = b[rec * B_STRIDE + B_FIRST]
+        j: i64 = 0
+        while c >= 0:
+            child = self._freeze_choice(tree, c)
+            tree.a[at + KIDS + j] = child
+            bound += tree.a[child + BOUND]
+            j += 1
+            c = b[c * B_STRIDE + B_NEXT]
+        a = tree.a
+        a[at + POINTS] = points
+        a[at + BOUND] = bound
+        a[at + COUNT] = k
+        return at
+
+    def _freeze_choice(self, tree: Tree, rec: i64) -> i64:
+        b = self.b
+        k: i64 = 0
+        mask: i64 = 0
+        c = b[rec * B_STRIDE + B_FIRST]
+        while c >= 0:
+            k += 1
+            mask |= 1 << b[c * B_STRIDE + B_KEY]
+            c = b[c * B_STRIDE + B_NEXT]
+        at = tree._reserve(KIDS + k)
+        bound: i64 = 0
+        c = b[rec * B_STRIDE + B_FIRST]
+        j: i64 = 0
+        while c >= 0:
+            child = self._freeze_sum(tree, c)
+            tree.a[at + KIDS + j] = child
+            cb = tree.a[child + BOUND]
+            if cb > bound:
+                bound = cb
+            j += 1
+            c = b[c * B_STRIDE + B_NEXT]
+        a = tree.a
+        a[at + POS] = b[rec * B_STRIDE + B_KEY]
+        a[at + BOUND] = bound
+        a[at + MASK] = mask
+        return at
+
+
+def _slot(key: i64, cap: i64) -> i64:
+    """Hash of a (leaf << 24 | word) key into a power-of-two table, without overflow."""
+    return ((key >> 24) * 40503 + (key & 0xFFFFFF) * 2654435) & (cap - 1)
+
+
+def _repeats(nodes: vec[i64]) -> vec[i64]:
+    """Per trie node, 1 if the letters from the root to it repeat one.
+
+    Children always have larger indices than their parent (the trie is
+    numbered breadth first), so one pass in index order suffices."""
+    count = len(nodes)
+    seen = vec[i64]([0] * count)  # letters on the way, bit 26: a repeat
+    for i in range(count):
+        w = nodes[i]
+        mask = w & LETTER_MASK
+        first = (w >> CHILD_SHIFT) & CHILD_MASK
+        here = seen[i]
+        k: i64 = 0
+        m = mask
+        while m != 0:
+            bit: i64 = m & -m
+            m ^= bit
+            child = here | bit
+            if (here & bit) != 0:
+                child |= 1 << 26
+            seen[first + k] = child
+            k += 1
+    for i in range(count):
+        seen[i] = (seen[i] >> 26) & 1
+    return seen
