@@ -27,12 +27,10 @@ from mypy_extensions import i64
 from .geometry import Geometry
 from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, popcount26
 
-# build records, stride 4: [key (position or letter), first child, next sibling, points]
-B_KEY: Final[i64] = 0
-B_FIRST: Final[i64] = 1
-B_NEXT: Final[i64] = 2
-B_POINTS: Final[i64] = 3
-B_STRIDE: Final[i64] = 4
+# Build records (one ``vec[i64]``, 0 = no child): a sum record after position
+# ``base`` is [points, a slot per position base+1 .. n-1]; a choice record at
+# position p is [p, a slot per letter of the cell's set]. A child is one read
+# away (a sibling list cost a cache miss per sibling).
 # arena node fields
 POINTS: Final[i64] = 0  # sum node
 POS: Final[i64] = 0  # choice node
@@ -233,7 +231,9 @@ class TreeBuilder:
     masks: vec[i64]  # letters allowed at each position (the class)
     letter_at: vec[i64]  # letter of each position on the current path
     b: vec[i64]  # build records
+    b_top: i64
     n_records: i64
+    counts: vec[i64]  # letters allowed at each position
     seen: vec[i64]  # open-addressing set of (leaf, word) keys already added
     n_seen: i64
     repeats: vec[i64]  # per trie node: 1 if its key repeats a letter
@@ -266,7 +266,9 @@ class TreeBuilder:
         self.masks = vec[i64]([0] * n)
         self.letter_at = vec[i64]([0] * n)
         self.b = vec[i64]()
+        self.b_top = 0
         self.n_records = 0
+        self.counts = vec[i64]([0] * n)
         self.seen = vec[i64]([0] * 1024)
         self.n_seen = 0
         self.repeats = _repeats(trie.nodes)
@@ -286,11 +288,13 @@ class TreeBuilder:
             if m <= 0 or m > LETTER_MASK:
                 raise ValueError("each cell needs a non-empty set of letters a-z")
             self.masks[p] = m
-        if len(self.b) == 0:
-            self.b = vec[i64]([0] * (B_STRIDE * 1024))
+            self.counts[p] = popcount26(m)
+        if len(self.b) < 1 + n:
+            self.b = vec[i64]([0] * (64 * (n + 28)))
         self.prev_len = 0
-        self.b[B_FIRST] = -1
-        self.b[B_NEXT] = -1
+        for i in range(1 + n):
+            self.b[i] = 0  # the root: no points, no children
+        self.b_top = 1 + n
         self.n_records = 1
         if self.n_seen > 0:
             for i in range(len(self.seen)):
@@ -338,20 +342,25 @@ class TreeBuilder:
 
     def _add(self, word: i64, used: i64, pts: i64) -> None:
         """Add one path's word: its cells in position order, each a choice
-        record then a sum record (sibling lists stay sorted by key). The
-        part shared with the previous word's sorted path is not walked again."""
+        record then a sum record. The part shared with the previous word's
+        sorted path is not walked again."""
         b = self.b
-        if (self.n_records + 2 * self.n + 2) * B_STRIDE > len(b):
-            b = extend(b, b)  # doubled; the new half is overwritten before use
+        n = self.n
+        top = self.b_top
+        if top + n * (n + 28) > len(b):
+            b = extend(b, b)  # doubled; new records are cleared as they are made
             self.b = b
-        recs = self.n_records
+        masks = self.masks
+        counts = self.counts
         letter_at = self.letter_at
         prev_pos = self.prev_pos
         prev_letter = self.prev_letter
         prev_rec = self.prev_rec
         prev_len = self.prev_len
+        made: i64 = 0
         shared = True
         cur: i64 = 0
+        base: i64 = -1
         i: i64 = 0
         u = used
         while u != 0:
@@ -361,41 +370,41 @@ class TreeBuilder:
             letter = letter_at[pos]
             if shared and i < prev_len and prev_pos[i] == pos and prev_letter[i] == letter:
                 cur = prev_rec[i]
+                base = pos
                 i += 1
                 continue
             shared = False
-            for step in range(2):
-                # a choice record keyed by position, then a sum record by letter
-                key = pos if step == 0 else letter
-                prev: i64 = -1
-                nxt = b[cur * B_STRIDE + B_FIRST]
-                while nxt >= 0 and b[nxt * B_STRIDE + B_KEY] < key:
-                    prev = nxt
-                    nxt = b[nxt * B_STRIDE + B_NEXT]
-                if nxt >= 0 and b[nxt * B_STRIDE + B_KEY] == key:
-                    cur = nxt
-                    continue
-                at = recs * B_STRIDE
-                b[at + B_KEY] = key
-                b[at + B_FIRST] = -1
-                b[at + B_NEXT] = nxt
-                b[at + B_POINTS] = 0
-                if prev < 0:
-                    b[cur * B_STRIDE + B_FIRST] = recs
-                else:
-                    b[prev * B_STRIDE + B_NEXT] = recs
-                cur = recs
-                recs += 1
+            slot = cur + pos - base
+            choice = b[slot]
+            if choice == 0:
+                choice = top
+                b[top] = pos
+                for j in range(top + 1, top + 1 + counts[pos]):
+                    b[j] = 0
+                top += 1 + counts[pos]
+                b[slot] = choice
+                made += 1
+            slot = choice + 1 + popcount26(masks[pos] & ((1 << letter) - 1))
+            cur = b[slot]
+            if cur == 0:
+                cur = top
+                for j in range(top, top + n - pos):
+                    b[j] = 0
+                top += n - pos
+                b[slot] = cur
+                made += 1
+            base = pos
             prev_pos[i] = pos
             prev_letter[i] = letter
             prev_rec[i] = cur
             i += 1
         self.prev_len = i
-        self.n_records = recs
+        self.b_top = top
+        self.n_records += made
         # the same word reaches the same leaf twice only by two orders of the
         # same cells, which needs two cells with the same letter
         if self.repeats[word] == 0 or self._first_time(cur * (1 << 24) + word):
-            b[cur * B_STRIDE + B_POINTS] += pts
+            b[cur] += pts
 
     def _first_time(self, key: i64) -> bool:
         """Record ``key`` (> 0) in the open-addressing set; False if it was there."""
@@ -428,56 +437,60 @@ class TreeBuilder:
         recs = self.n_records
         words = KIDS * recs + recs  # headers plus one slot per edge
         tree = Tree(vec[i64]([0] * words), 0, 0, self.n, recs)
-        tree.root = self._freeze_sum(tree, 0)
+        tree.root = self._freeze_sum(tree, 0, -1)
         return tree
 
-    def _freeze_sum(self, tree: Tree, rec: i64) -> i64:
+    def _freeze_sum(self, tree: Tree, rec: i64, base: i64) -> i64:
         b = self.b
+        n = self.n
         k: i64 = 0
-        c = b[rec * B_STRIDE + B_FIRST]
-        while c >= 0:
-            k += 1
-            c = b[c * B_STRIDE + B_NEXT]
+        for j in range(rec + 1, rec + n - base):
+            if b[j] != 0:
+                k += 1
         at = tree._reserve(KIDS + k)
-        points = b[rec * B_STRIDE + B_POINTS]
+        points = b[rec]
         bound = points
-        c = b[rec * B_STRIDE + B_FIRST]
-        j: i64 = 0
-        while c >= 0:
-            child = self._freeze_choice(tree, c)
-            tree.a[at + KIDS + j] = child
-            bound += tree.a[child + BOUND]
-            j += 1
-            c = b[c * B_STRIDE + B_NEXT]
+        out = at + KIDS
+        for pos in range(base + 1, n):
+            c = b[rec + pos - base]
+            if c != 0:
+                child = self._freeze_choice(tree, c, pos)
+                tree.a[out] = child
+                out += 1
+                bound += tree.a[child + BOUND]
         a = tree.a
         a[at + POINTS] = points
         a[at + BOUND] = bound
         a[at + COUNT] = k
         return at
 
-    def _freeze_choice(self, tree: Tree, rec: i64) -> i64:
+    def _freeze_choice(self, tree: Tree, rec: i64, pos: i64) -> i64:
         b = self.b
         k: i64 = 0
         mask: i64 = 0
-        c = b[rec * B_STRIDE + B_FIRST]
-        while c >= 0:
-            k += 1
-            mask |= 1 << b[c * B_STRIDE + B_KEY]
-            c = b[c * B_STRIDE + B_NEXT]
+        m = self.masks[pos]
+        j = rec + 1
+        while m != 0:
+            bit: i64 = m & -m
+            m ^= bit
+            if b[j] != 0:
+                k += 1
+                mask |= bit
+            j += 1
         at = tree._reserve(KIDS + k)
         bound: i64 = 0
-        c = b[rec * B_STRIDE + B_FIRST]
-        j: i64 = 0
-        while c >= 0:
-            child = self._freeze_sum(tree, c)
-            tree.a[at + KIDS + j] = child
-            cb = tree.a[child + BOUND]
-            if cb > bound:
-                bound = cb
-            j += 1
-            c = b[c * B_STRIDE + B_NEXT]
+        out = at + KIDS
+        for j in range(rec + 1, rec + 1 + self.counts[pos]):
+            s = b[j]
+            if s != 0:
+                child = self._freeze_sum(tree, s, pos)
+                tree.a[out] = child
+                out += 1
+                cb = tree.a[child + BOUND]
+                if cb > bound:
+                    bound = cb
         a = tree.a
-        a[at + POS] = b[rec * B_STRIDE + B_KEY]
+        a[at + POS] = pos
         a[at + BOUND] = bound
         a[at + MASK] = mask
         return at
