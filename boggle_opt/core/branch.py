@@ -28,6 +28,7 @@ class ClassSolver:
     ob: OrderlyBound
     masks: vec[i64]
     forced: vec[i64]
+    tree: Tree | None  # the arena, reused from class to class
     cutoff: i64
     switch_pct: i64
     # statistics of the last solve()
@@ -47,6 +48,7 @@ class ClassSolver:
         self.ob = OrderlyBound(self.n)
         self.masks = vec[i64]([0] * self.n)
         self.forced = vec[i64]([0] * self.n)
+        self.tree = None
         self.cutoff = 0
         self.switch_pct = 150
         self._reset_stats()
@@ -71,7 +73,8 @@ class ClassSolver:
         that do. Boards are column-major strings."""
         self._reset_stats()
         t0 = time.perf_counter()
-        tree = self.builder.build(cell_masks)
+        tree = self.builder.build(cell_masks, self.tree)
+        self.tree = tree
         self.build_seconds = time.perf_counter() - t0
         self.n_nodes = tree.n_nodes
         self.root_bound = tree.a[tree.root + BOUND]

@@ -87,9 +87,10 @@ class Tree:
     def _reserve(self, words: i64) -> i64:
         """Index of ``words`` fresh words at the top of the arena."""
         at = self.top
-        if at + words > len(self.a):
-            grow = len(self.a) + words
-            self.a = extend(self.a, vec[i64]([0] * grow))
+        while at + words > len(self.a):
+            # doubled (plus a little for an empty arena); unused words are
+            # always written before they are read
+            self.a = extend(self.a, self.a) if len(self.a) > 64 else vec[i64]([0] * 1024)
         self.top = at + words
         return at
 
@@ -277,9 +278,10 @@ class TreeBuilder:
         self.prev_rec = vec[i64]([0] * n)
         self.prev_len = 0
 
-    def build(self, cell_masks: list[int]) -> Tree:
+    def build(self, cell_masks: list[int], into: Tree | None = None) -> Tree:
         """The orderly tree of the class with letters ``cell_masks[cell]``
-        (bit k = letter a+k) at each cell."""
+        (bit k = letter a+k) at each cell. With ``into``, that tree's arena is
+        reused (the tree it held is overwritten)."""
         n = self.n
         if len(cell_masks) != n:
             raise ValueError(f"a class needs {n} letter sets, got {len(cell_masks)}")
@@ -311,7 +313,7 @@ class TreeBuilder:
                 letter = popcount26(bit - 1)
                 self.letter_at[p] = letter
                 self._dfs(p, first + popcount26(rmask & (bit - 1)), 1 << p)
-        return self._freeze()
+        return self._freeze(into)
 
     def _dfs(self, pos: i64, node: i64, used: i64) -> None:
         w = self.trie_nodes[node]
@@ -432,11 +434,18 @@ class TreeBuilder:
                 return True
             h = (h + 1) & (cap - 1)
 
-    def _freeze(self) -> Tree:
+    def _freeze(self, into: Tree | None) -> Tree:
         """Copy the build records into an arena, depth first, with bounds."""
         recs = self.n_records
-        words = KIDS * recs + recs  # headers plus one slot per edge
-        tree = Tree(vec[i64]([0] * words), 0, 0, self.n, recs)
+        if into is None:
+            tree = Tree(vec[i64](), 0, 0, self.n, recs)
+        else:
+            tree = into
+            tree.top = 0
+            tree.n = self.n
+            tree.n_nodes = recs
+        tree._reserve(KIDS * recs + recs)  # headers plus one slot per edge
+        tree.top = 0
         tree.root = self._freeze_sum(tree, 0, -1)
         return tree
 
