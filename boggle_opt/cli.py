@@ -15,6 +15,7 @@ from .core import COMPILED
 from .core.errors import BoardError, BoggleOptError
 from .plugin_loader import Registries, load_plugins
 from .run_command import add_parsers as add_run_parsers
+from .bound_command import add_parser as add_bound_parser
 
 PROG = "boggle-opt"
 
@@ -126,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     plugins = sub.add_parser("plugins", help="list searchers, rules and word lists")
     plugins.set_defaults(run=cmd_plugins)
     add_run_parsers(sub)
+    add_bound_parser(sub)
     return parser
 
 
