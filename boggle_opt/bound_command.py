@@ -84,10 +84,10 @@ def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         scorer = dictionary.scorer(geometry)
         scored = {(geometry.canonical(b), scorer.score(b)) for b in candidates}
         found = sorted(
-            [(b, s) for b, s in scored if s >= ns.min_score], key=lambda bs: (-bs[1], bs[0])
+            [bs for bs in scored if bs[1] >= ns.min_score], key=lambda bs: (-bs[1], bs[0])
         )
         out.write(f"explored\t{time.perf_counter() - start:.3f} s; {len(candidates):,} candidates; "
                   f"{len(found):,} boards >= {ns.min_score}\n")
-        for b, s in found:
-            out.write(f"{b}\t{s}\n")
+        for board, score in found:
+            out.write(f"{board}\t{score}\n")
     return 0
