@@ -33,17 +33,22 @@ class Plan:
     reheat: float
     reheat_tmax: float
     cache: int
+    relative: bool
+    patience: int
 
 
 PRESETS: dict[str, Plan] = {
     # the schedule as specified: linear cooling, fresh random restarts
-    "baseline": Plan("linear", 70.0, 0.0, 100_000, (0.8, 0.1, 0.1), False, 0.0, 0.0, 0),
+    "baseline": Plan("linear", 70.0, 0.0, 100_000, (0.8, 0.1, 0.1), False, 0.0, 0.0, 0, False, 0),
     # geometric cooling spends its time at the low temperatures where the last
     # few hundred points are found; polishing with the neighbourhood scorer
     # ends each anneal at a local optimum; reheating from the best board
     # searches around it instead of starting from nothing; the cache skips
-    # rescoring boards already seen (a stuck anneal proposes the same ones)
-    "improved": Plan("geometric", 70.0, 1.0, 200_000, (0.8, 0.1, 0.1), True, 0.5, 10.0, 200_000),
+    # rescoring boards already seen (a stuck anneal proposes the same ones);
+    # relative temperatures fit every rule (pow2 scores are 10x standard
+    # ones); patience ends an anneal that has frozen
+    "improved": Plan("geometric", 20.0, 0.3, 200_000, (0.8, 0.1, 0.1), True, 0.5, 3.0, 200_000,
+                     True, 20_000),
 }
 
 
@@ -63,9 +68,9 @@ class AnnealingSearch(SearcherBase):
                     "baseline (linear cooling from tmax, random restarts); "
                     "options left at none take the preset's value"})
         tmax: float | None = field(default=None, metadata={
-            "help": "starting temperature (both presets: 70)"})
+            "help": "starting temperature (baseline: 70; improved: 20 per 1000 points)"})
         tmin: float | None = field(default=None, metadata={
-            "help": "final temperature of the geometric schedule (improved: 1)"})
+            "help": "final temperature of the geometric schedule (improved: 0.3)"})
         schedule: str | None = field(default=None, metadata={
             "help": "linear: T = tmax * (1 - i/iterations); geometric: tmax down to tmin"})
         iterations: int | None = field(default=None, metadata={
@@ -83,7 +88,13 @@ class AnnealingSearch(SearcherBase):
         reheat: float | None = field(default=None, metadata={
             "help": "share of restarts that start from the best board (improved: 0.5)"})
         reheat_tmax: float | None = field(default=None, metadata={
-            "help": "starting temperature of a reheat from the best board (improved: 10)"})
+            "help": "starting temperature of a reheat from the best board (improved: 3)"})
+        relative: bool | None = field(default=None, metadata={
+            "help": "temperatures are per 1000 points of the best score so far, so one "
+                    "setting fits every rule (improved: true, with tmax 20, tmin 0.3)"})
+        patience: int | None = field(default=None, metadata={
+            "help": "end an anneal after this many proposals without an accepted move "
+                    "(improved: 20000; 0: never)"})
         cache: int | None = field(default=None, metadata={
             "help": "boards whose scores are remembered, so they are not rescored "
                     "(improved: 200000; 0: none)"})
@@ -103,6 +114,7 @@ class AnnealingSearch(SearcherBase):
             check(self.reheat is None or 0 <= self.reheat <= 1, "reheat", "must be in 0..1")
             check(self.reheat_tmax is None or _pos(self.reheat_tmax), "reheat-tmax", "must be > 0")
             check(self.cache is None or self.cache >= 0, "cache", "must be >= 0")
+            check(self.patience is None or self.patience >= 0, "patience", "must be >= 0")
             plan = self.plan()
             check(sum(plan.moves) > 0, "letter-moves", "and the swap weights must not all be 0")
             check(plan.schedule != "geometric" or plan.tmin < plan.tmax, "tmin",
@@ -125,6 +137,8 @@ class AnnealingSearch(SearcherBase):
                 reheat=pick(self.reheat, p.reheat),
                 reheat_tmax=pick(self.reheat_tmax, p.reheat_tmax),
                 cache=p.cache if self.cache is None else self.cache,
+                relative=p.relative if self.relative is None else self.relative,
+                patience=p.patience if self.patience is None else self.patience,
             )
 
     def __init__(self, options: AnnealingSearch.Options | None = None) -> None:
@@ -202,10 +216,11 @@ class _Run:
         if ev:
             yield ev
         cum = np.cumsum(plan.moves) / sum(plan.moves)
-        i = 0
+        scale = max(self.best_score, 1) / 1000 if plan.relative else 1.0
+        i = last = 0
         while i < plan.iterations:
             count = min(BLOCK, plan.iterations - i)
-            temps = temperatures(plan, start, i, count)
+            temps = temperatures(plan, start, i, count) * scale
             # accept when delta >= T * log(u): the same as u < exp(delta / T)
             thr = (temps * np.log1p(-rng.random(count))).tolist()
             kinds = np.searchsorted(cum, rng.random(count), side="right").tolist()
@@ -224,6 +239,7 @@ class _Run:
                     s = score(b.decode("ascii"))
                     if s - cur >= thr[k]:
                         cur = s
+                        last = i + k
                         if s > self.best_score:
                             yield Improved(b.decode("ascii"), s)
                             self.best, self.best_score = b.decode("ascii"), s
@@ -245,6 +261,7 @@ class _Run:
                 s = score(b.decode("ascii"))
                 if s - cur >= thr[k]:
                     cur = s
+                    last = i + k
                     if s > self.best_score:
                         yield Improved(b.decode("ascii"), s)
                         self.best, self.best_score = b.decode("ascii"), s
@@ -253,6 +270,8 @@ class _Run:
                     b[d] = y
             i += count
             yield Progress(self.stats(temps[-1], cur))
+            if plan.patience and i - last > plan.patience:
+                break  # frozen: the rest of the schedule would only re-propose rejects
         return b.decode("ascii")
 
     def polish(self, text: str) -> Iterator[Event]:
