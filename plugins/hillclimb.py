@@ -13,7 +13,7 @@ already in the pool, a neighbour rejected once can never enter later (the
 pool's weakest score only rises), so re-expanding old boards would change
 nothing. Letter changes come from ``problem.neighbourhood`` (all 25 * n at
 once); swaps are scored one by one, and only between cells with different
-letters. (A cache of swapped boards' scores was tried: about 5% of swaps
+letters (``swaps``: all pairs, only adjacent cells, or none). (A cache of swapped boards' scores was tried: about 5% of swaps
 hit it on ENABLE2K 4x4, for a cache growing by 55,000 boards a round; not
 worth the memory.)
 
@@ -39,6 +39,7 @@ from boggle_opt.options import check
 from boggle_opt.search import Event, Improved, Problem, Progress, SearcherBase
 
 _A = ord("a")
+SWAP_KINDS = ("all", "adjacent", "none")
 
 
 class HillClimb(SearcherBase):
@@ -55,8 +56,9 @@ class HillClimb(SearcherBase):
         exclude: str = field(
             default="", metadata={"help": "letters never placed on a board, e.g. q or jqxz"}
         )
-        swaps: bool = field(
-            default=True, metadata={"help": "also try swapping two cells (else letter changes only)"}
+        swaps: str = field(
+            default="all",
+            metadata={"help": "cell swaps tried besides letter changes: all pairs, adjacent, or none"},
         )
         canonical: bool = field(
             default=True,
@@ -66,6 +68,10 @@ class HillClimb(SearcherBase):
         def __post_init__(self) -> None:
             check(self.pool_size >= 1, "pool-size", f"must be >= 1, got {self.pool_size}")
             check(self.restarts >= 0, "restarts", f"must be >= 0, got {self.restarts}")
+            check(
+                self.swaps in SWAP_KINDS, "swaps",
+                f"must be one of {', '.join(SWAP_KINDS)}, got {self.swaps!r}",
+            )
             check(
                 all("a" <= ch <= "z" for ch in self.exclude),
                 "exclude",
@@ -144,6 +150,14 @@ class PoolClimb:
         self.fresh: list[bool] = []
         self.keys: set[str] = set()
         self.rounds = 0
+        geo = problem.geometry
+        #: cell pairs a swap may exchange
+        self.swap_pairs: list[tuple[int, int]] = [
+            (i, j)
+            for i in range(n)
+            for j in range(i + 1, n)
+            if options.swaps == "all" or (options.swaps == "adjacent" and j in geo.neighbours(i))
+        ]
 
     @property
     def pool_min(self) -> int:
@@ -209,7 +223,7 @@ class PoolClimb:
             codes = np.flatnonzero(want)
             made: list[str] = [_change(board, int(c) // 26, int(c) % 26) for c in codes]
             got = out[codes]
-            if self.options.swaps:
+            if self.swap_pairs:
                 s_boards, s_scores = self._swaps(board, floor)
                 made += s_boards
                 got = np.concatenate([got, np.asarray(s_scores, dtype=np.int64)])
@@ -228,23 +242,21 @@ class PoolClimb:
     def _swaps(self, board: str, floor: int) -> tuple[list[str], list[int]]:
         """Boards with two cells of different letters swapped that beat ``floor``."""
         cells = list(board)
-        n = self.n
         boards: list[str] = []
         scores: list[int] = []
         score_board = self.problem.score
-        for i in range(n - 1):
+        for i, j in self.swap_pairs:
             a = cells[i]
-            for j in range(i + 1, n):
-                b = cells[j]
-                if a == b:
-                    continue
-                cells[i], cells[j] = b, a
-                s = "".join(cells)
-                cells[i], cells[j] = a, b
-                score = score_board(s)
-                if score > floor:
-                    boards.append(s)
-                    scores.append(score)
+            b = cells[j]
+            if a == b:
+                continue
+            cells[i], cells[j] = b, a
+            s = "".join(cells)
+            cells[i], cells[j] = a, b
+            score = score_board(s)
+            if score > floor:
+                boards.append(s)
+                scores.append(score)
         return boards, scores
 
     def _select(
