@@ -13,11 +13,12 @@ from boggle_opt.options import check
 from boggle_opt.search import Event, Improved, Problem, Progress, SearcherBase
 
 from ._boards import A, random_letters
+from ._plant import Planter
 
 #: proposals drawn at once: numpy draws are cheap in bulk, costly one by one
 BLOCK = 2048
 
-LETTER, ADJACENT, RANDOM = 0, 1, 2
+LETTER, ADJACENT, RANDOM, PLANT = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
@@ -28,18 +29,18 @@ class Plan:
     tmax: float
     tmin: float
     iterations: int
-    moves: tuple[float, float, float]
+    moves: tuple[float, float, float, float]
     polish: bool
     reheat: float
     reheat_tmax: float
     cache: int
-    relative: bool
+    scale: str
     patience: int
 
 
 PRESETS: dict[str, Plan] = {
     # the schedule as specified: linear cooling, fresh random restarts
-    "baseline": Plan("linear", 70.0, 0.0, 100_000, (0.8, 0.1, 0.1), False, 0.0, 0.0, 0, False, 0),
+    "baseline": Plan("linear", 70.0, 0.0, 100_000, (0.8, 0.1, 0.1, 0.0), False, 0.0, 0.0, 0, "none", 0),
     # geometric cooling spends its time at the low temperatures where the last
     # few hundred points are found; polishing with the neighbourhood scorer
     # ends each anneal at a local optimum; reheating from the best board
@@ -47,9 +48,12 @@ PRESETS: dict[str, Plan] = {
     # rescoring boards already seen (a stuck anneal proposes the same ones);
     # relative temperatures fit every rule (pow2 scores are 10x standard
     # ones); patience ends an anneal that has frozen
-    "improved": Plan("geometric", 20.0, 0.3, 200_000, (0.8, 0.1, 0.1), True, 0.5, 3.0, 200_000,
-                     True, 20_000),
+    "improved": Plan("geometric", 20.0, 0.3, 200_000, (0.8, 0.1, 0.1, 0.05), True, 0.5, 3.0, 200_000,
+                     "best", 20_000),
 }
+
+
+SCALES = ("none", "best", "current")
 
 
 def _pos(x: float) -> bool:
@@ -83,15 +87,21 @@ class AnnealingSearch(SearcherBase):
             "help": "weight of 'swap two adjacent cells' moves (default 0.1)"})
         random_swaps: float | None = field(default=None, metadata={
             "help": "weight of 'swap two random cells' moves (default 0.1)"})
+        plant_words: float | None = field(default=None, metadata={
+            "help": "weight of 'write a long dictionary word along a random path' moves "
+                    "(default 0)"})
+        plant_length: int = field(default=8, metadata={
+            "help": "shortest word (in cells) that plant-words writes"})
         polish: bool | None = field(default=None, metadata={
             "help": "hill-climb to a local optimum after each anneal (improved: true)"})
         reheat: float | None = field(default=None, metadata={
             "help": "share of restarts that start from the best board (improved: 0.5)"})
         reheat_tmax: float | None = field(default=None, metadata={
             "help": "starting temperature of a reheat from the best board (improved: 3)"})
-        relative: bool | None = field(default=None, metadata={
-            "help": "temperatures are per 1000 points of the best score so far, so one "
-                    "setting fits every rule (improved: true, with tmax 20, tmin 0.3)"})
+        scale: str | None = field(default=None, metadata={
+            "help": "best or current: temperatures are per 1000 points of the best score so "
+                    "far or of the current board, so one setting fits every rule; "
+                    "none: in points (improved: best)"})
         patience: int | None = field(default=None, metadata={
             "help": "end an anneal after this many proposals without an accepted move "
                     "(improved: 20000; 0: never)"})
@@ -107,15 +117,17 @@ class AnnealingSearch(SearcherBase):
                   "must be linear or geometric")
             check(self.iterations is None or self.iterations >= 1, "iterations", "must be >= 1")
             check(self.restarts >= 0, "restarts", "must be >= 0")
-            for name in ("letter_moves", "adjacent_swaps", "random_swaps"):
+            for name in ("letter_moves", "adjacent_swaps", "random_swaps", "plant_words"):
                 w = getattr(self, name)
                 check(w is None or (w >= 0 and math.isfinite(w)), name.replace("_", "-"),
                       "must be >= 0")
             check(self.reheat is None or 0 <= self.reheat <= 1, "reheat", "must be in 0..1")
             check(self.reheat_tmax is None or _pos(self.reheat_tmax), "reheat-tmax", "must be > 0")
             check(self.cache is None or self.cache >= 0, "cache", "must be >= 0")
+            check(self.scale in (None, *SCALES), "scale", f"must be one of {', '.join(SCALES)}")
             check(self.patience is None or self.patience >= 0, "patience", "must be >= 0")
             plan = self.plan()
+            check(self.plant_length >= 2, "plant-length", "must be >= 2")
             check(sum(plan.moves) > 0, "letter-moves", "and the swap weights must not all be 0")
             check(plan.schedule != "geometric" or plan.tmin < plan.tmax, "tmin",
                   "must be below tmax")
@@ -126,7 +138,7 @@ class AnnealingSearch(SearcherBase):
             def pick(v: float | None, d: float) -> float:
                 return d if v is None else v
             moves = (pick(self.letter_moves, p.moves[0]), pick(self.adjacent_swaps, p.moves[1]),
-                     pick(self.random_swaps, p.moves[2]))
+                     pick(self.random_swaps, p.moves[2]), pick(self.plant_words, p.moves[3]))
             return Plan(
                 schedule=self.schedule or p.schedule,
                 tmax=pick(self.tmax, p.tmax),
@@ -137,7 +149,7 @@ class AnnealingSearch(SearcherBase):
                 reheat=pick(self.reheat, p.reheat),
                 reheat_tmax=pick(self.reheat_tmax, p.reheat_tmax),
                 cache=p.cache if self.cache is None else self.cache,
-                relative=p.relative if self.relative is None else self.relative,
+                scale=self.scale or p.scale,
                 patience=p.patience if self.patience is None else self.patience,
             )
 
@@ -145,7 +157,11 @@ class AnnealingSearch(SearcherBase):
         super().__init__(options if options is not None else self.Options())
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
-        return _Run(problem, rng, self.options.plan(), self.options.restarts).events()
+        opts = self.options
+        run = _Run(problem, rng, opts.plan(), opts.restarts)
+        if run.plan.moves[PLANT] > 0:
+            run.planter = Planter(problem.dictionary.keys, problem.geometry, opts.plant_length, rng)
+        return run.events()
 
 
 def temperatures(plan: Plan, start: float, i0: int, count: int) -> np.ndarray:
@@ -169,6 +185,7 @@ class _Run:
         geo = problem.geometry
         self.n = problem.n_cells
         self.nbrs = [geo.neighbours(c) for c in range(self.n)]
+        self.planter: Planter | None = None
         self.cache: dict[str, int] = {}
         self.best = ""
         self.best_score = -1
@@ -216,10 +233,14 @@ class _Run:
         if ev:
             yield ev
         cum = np.cumsum(plan.moves) / sum(plan.moves)
-        scale = max(self.best_score, 1) / 1000 if plan.relative else 1.0
+        by_best = plan.scale == "best"
+        by_current = plan.scale == "current"
+        scale = max(self.best_score, 1) / 1000 if by_best else 1.0
         i = last = 0
         while i < plan.iterations:
             count = min(BLOCK, plan.iterations - i)
+            if by_current:
+                scale = max(cur, 1) / 1000
             temps = temperatures(plan, start, i, count) * scale
             # accept when delta >= T * log(u): the same as u < exp(delta / T)
             thr = (temps * np.log1p(-rng.random(count))).tolist()
@@ -245,6 +266,20 @@ class _Run:
                             self.best, self.best_score = b.decode("ascii"), s
                     else:
                         b[c] = old
+                    continue
+                if kind == PLANT:
+                    saved = bytes(b)
+                    if self.planter is None or not self.planter.plant(b) or b == saved:
+                        continue
+                    s = score(b.decode("ascii"))
+                    if s - cur >= thr[k]:
+                        cur = s
+                        last = i + k
+                        if s > self.best_score:
+                            yield Improved(b.decode("ascii"), s)
+                            self.best, self.best_score = b.decode("ascii"), s
+                    else:
+                        b[:] = saved
                     continue
                 if kind == ADJACENT:
                     nb = nbrs[c]

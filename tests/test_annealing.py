@@ -59,7 +59,7 @@ def test_presets_and_overrides() -> None:
         "linear", 70.0, False, 0.0, 0)
     assert Options().plan() == PRESETS["improved"]
     mixed = Options(preset="baseline", schedule="geometric", letter_moves=0).plan()
-    assert mixed.schedule == "geometric" and mixed.moves == (0, 0.1, 0.1)
+    assert mixed.schedule == "geometric" and mixed.moves == (0, 0.1, 0.1, 0)
     assert mixed.iterations == PRESETS["baseline"].iterations
 
 
