@@ -11,6 +11,7 @@ from boggle_opt.api import load_dictionary, make_geometry
 from boggle_opt.driver import Budget, Driver
 from boggle_opt.options import OptionError, make_options
 from boggle_opt.search import Event, Improved, Problem, Progress
+from boggle_opt.plugins._plant import Planter
 from boggle_opt.plugins.annealing import PRESETS, AnnealingSearch, temperatures
 from boggle_opt.dictionary import Dictionary
 
@@ -74,7 +75,8 @@ def test_bad_options_name_the_option(name: str, value: str) -> None:
 
 
 def test_move_mix_must_not_be_all_zero() -> None:
-    pairs = [("letter-moves", "0"), ("adjacent-swaps", "0"), ("random-swaps", "0")]
+    pairs = [("letter-moves", "0"), ("adjacent-swaps", "0"), ("random-swaps", "0"),
+             ("plant-words", "0")]
     with pytest.raises(OptionError, match="letter-moves"):
         make_options("annealing", Options, pairs)
 
@@ -87,12 +89,26 @@ def test_tmin_must_be_below_tmax() -> None:
 @pytest.mark.parametrize("kind", ["adjacent-swaps", "random-swaps"])
 def test_swaps_alone_keep_the_letters(default_dictionary: Dictionary, kind: str) -> None:
     pairs = [("letter-moves", "0"), ("adjacent-swaps", "0"), ("random-swaps", "0"),
-             (kind, "1"), ("polish", "false"), ("reheat", "0"), ("restarts", "1"),
+             ("plant-words", "0"), (kind, "1"), ("polish", "false"), ("reheat", "0"), ("restarts", "1"),
              ("iterations", "5000")]
     evs, _ = events(default_dictionary, pairs)
     boards = [e.board for e in evs if isinstance(e, Improved)]
     assert len(boards) > 1
     assert {"".join(sorted(b)) for b in boards} == {"".join(sorted(boards[0]))}
+
+
+def test_planting_writes_a_dictionary_word_along_a_path(default_dictionary: Dictionary) -> None:
+    problem = Problem(default_dictionary, make_geometry(4, 4))
+    planter = Planter(default_dictionary.keys, problem.geometry, 8, np.random.default_rng(2))
+    assert planter.words and min(map(len, planter.words)) == 8
+    for _ in range(50):
+        path = planter.path(12)
+        assert path is not None and len(set(path)) == 12
+        assert all(d in problem.geometry.neighbours(c) for c, d in zip(path, path[1:]))
+        b = bytearray(b"a" * 16)
+        assert planter.plant(b)
+        # the planted word (8+ cells; a q cell is "qu") is on the board now
+        assert any(len(w.path) >= 8 for w in problem.words(b.decode("ascii")))
 
 
 def test_a_cold_anneal_never_accepts_a_worse_board(default_dictionary: Dictionary) -> None:
