@@ -1,0 +1,185 @@
+"""The ``bnb`` searcher: the boards it proves equal brute force over every
+board; worker processes change nothing; a killed run resumes without redoing
+finished classes and ends with the same answer (through the real CLI)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from boggle_opt.core.geometry import Geometry
+from boggle_opt.dictionary import Dictionary, to_key
+from boggle_opt.plugin_loader import Registries
+from boggle_opt.plugins.bnb import BranchAndBound
+from boggle_opt.search import Checkpoint, Improved, Problem, Progress
+from boggle_opt.wordlist import clean_words
+
+ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+
+
+def run_bnb(problem: Problem, **options: Any) -> tuple[dict[str, int], list[dict[str, Any]], list[Progress]]:
+    """Canonical boards reported, checkpoint records, progress events."""
+    searcher = BranchAndBound(BranchAndBound.Options(**options))
+    boards: dict[str, int] = {}
+    records: list[dict[str, Any]] = []
+    progress: list[Progress] = []
+    for ev in searcher.search(problem, np.random.default_rng(1)):
+        if isinstance(ev, Improved):
+            assert problem.geometry.canonical(ev.board) == ev.board or options.get("min_score") is None
+            boards[problem.geometry.canonical(ev.board)] = ev.score
+        elif isinstance(ev, Checkpoint):
+            records.append(dict(ev.record))
+        else:
+            progress.append(ev)
+    return boards, records, progress
+
+
+def brute_force(d: Dictionary, geometry: Geometry, alphabet: str, cutoff: int) -> dict[str, int]:
+    scorer = d.scorer(geometry)
+    out: dict[str, int] = {}
+    for letters in itertools.product(alphabet, repeat=geometry.n):
+        board = "".join(letters)
+        score = scorer.score(board)
+        if score >= cutoff:
+            out[geometry.canonical(board)] = score
+    return out
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_2x2_equals_brute_force(dictionary: Callable[[str, str], Dictionary], jobs: int) -> None:
+    """Every 2x2 board of ENABLE2K (26^4 of them) against the proof."""
+    d = dictionary("enable2k", "standard")
+    geometry = Geometry(2, 2)
+    expected = brute_force(d, geometry, ALPHABET, 14)
+    assert len(expected) >= 5
+    boards, records, progress = run_bnb(Problem(d, geometry, jobs=jobs), min_score=14)
+    assert boards == expected
+    classes = [r["class"] for r in records if "class" in r]
+    assert len(classes) == len(set(classes)) == 21  # 3 buckets, 3^4 boards' classes up to symmetry
+    assert progress[-1].stats["classes"] == "21/21"
+
+
+def test_2x3_equals_brute_force(registries: Registries) -> None:
+    """A small word list (the embedded list's words over 7 letters): boards
+    over those letters and one letter no word has stand for every board."""
+    letters = "aelnrst"
+    words = [w for w in clean_words(registries.wordlists.get("default").load())
+             if len(w) <= 6 and set(to_key(w).decode()) <= set(letters)]
+    d = Dictionary("small", words, registries.rules.get("standard"))
+    geometry = Geometry(2, 3)
+    cutoff = 60
+    expected = brute_force(d, geometry, letters + "z", cutoff)
+    # no board with an unused letter reaches the cutoff, so the boards over
+    # ``letters`` are every board that does
+    assert expected and not any("z" in b for b in expected)
+    boards, _, _ = run_bnb(Problem(d, geometry), min_score=cutoff, buckets="aeiou lnrst bcdfghjkmpqvwxyz")
+    assert boards == expected
+
+
+def test_resume_skips_finished_classes(dictionary: Callable[[str, str], Dictionary]) -> None:
+    d = dictionary("enable2k", "standard")
+    geometry = Geometry(2, 3)
+    full, records, _ = run_bnb(Problem(d, geometry), min_score=110)
+    assert full
+    classes = [r for r in records if "class" in r]
+    earlier = tuple(r for r in records if "class" not in r) + tuple(classes[: len(classes) // 2])
+    resumed, later, progress = run_bnb(Problem(d, geometry, resumed=earlier), min_score=110)
+    assert resumed == full
+    redone = {r["class"] for r in later if "class" in r} & {r["class"] for r in earlier if "class" in r}
+    assert not redone
+    assert len([r for r in later if "class" in r]) == len(classes) - len(classes) // 2
+    # other min scores or buckets do not count as finished
+    other, later, _ = run_bnb(Problem(d, geometry, resumed=earlier), min_score=120)
+    assert len([r for r in later if "class" in r]) == len(classes)
+
+
+def test_min_score_from_a_hill_climb(dictionary: Callable[[str, str], Dictionary]) -> None:
+    d = dictionary("enable2k", "standard")
+    geometry = Geometry(2, 2)
+    boards, records, _ = run_bnb(Problem(d, geometry), climb_seconds=0.5)
+    setup = records[0]
+    assert setup["setup"] and setup["min_score"] >= 1
+    assert max(boards.values()) == 18  # the best 2x2 board, found and proved
+
+
+def test_bad_options_are_one_line(run_cli: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    r = run_cli("run", "--searcher", "bnb", "--size", "2x2", "-o", "buckets", "aeiou bcd")
+    assert r.returncode != 0
+    assert r.stderr.count("\n") == 1 and "in no bucket" in r.stderr
+    r = run_cli("bound", "aeiou bcd", "--size", "2x2")
+    assert r.returncode != 0 and r.stderr.count("\n") == 1
+
+
+def test_bound_command(run_cli: Callable[..., subprocess.CompletedProcess[str]], enable2k_path: Path) -> None:
+    r = run_cli(
+        "bound", "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz",
+        "--size", "3x3", "--wordlist", "enable2k", "--order", "4,5,1,3,7,0,2,6,8", "--min-score", "540",
+    )
+    assert r.returncode == 0, r.stderr
+    fields = dict(line.split("\t", 1) for line in r.stdout.splitlines() if not line.startswith("#"))
+    assert fields["bound"] == "1231" and fields["nodes"] == "332,401"
+    assert fields["deslatper"] == "545"  # streaedlp turned, found by exploring the class
+
+
+def _class_records(path: Path) -> list[str]:
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by the kill
+        if rec.get("type") == "checkpoint" and "class" in rec["record"]:
+            out.append(rec["record"]["class"])
+    return out
+
+
+def _ranked(stdout: str) -> list[tuple[str, str]]:
+    return [tuple(line.split("\t")[1:3]) for line in stdout.splitlines()  # type: ignore[misc]
+            if "\t" in line and not line.startswith("#")]
+
+
+def test_cli_kill_and_resume(
+    tmp_path: Path,
+    cli_env: dict[str, str],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    enable2k_path: Path,
+) -> None:
+    """SIGKILL a run once some classes are written; --resume finishes it
+    without redoing them, with the answer of an uninterrupted run."""
+    args = ["run", "--searcher", "bnb", "--size", "2x3", "--wordlist", "enable2k",
+            "-o", "min-score", "100", "-o", "buckets", "aeiou bdfgjqvwxz lnrsy chkmpt",
+            "--progress", "none", "--top", "1000"]
+    full = run_cli(*args)
+    assert full.returncode == 0, full.stderr
+    out = tmp_path / "run.jsonl"
+    exe = str(Path(sys.executable).with_name("boggle-opt"))
+    proc = subprocess.Popen([exe, *args, "--out", str(out)], cwd=tmp_path, env=cli_env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            if out.exists() and out.read_text().count('"class"') >= 40:
+                break
+            time.sleep(0.005)
+        assert proc.poll() is None, "the run ended before it could be killed"
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait()
+    before = _class_records(out)
+    assert 40 <= len(before) < 1120
+    resumed = subprocess.run([exe, "run", "--progress", "none", "--top", "1000", "--resume", str(out)],
+                             cwd=tmp_path, env=cli_env, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    after = _class_records(out)
+    assert len(after) == len(set(after)) == 1120  # each class once: none redone
+    assert _ranked(resumed.stdout) == _ranked(full.stdout) and _ranked(full.stdout)
