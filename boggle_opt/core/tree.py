@@ -312,35 +312,11 @@ class TreeBuilder:
                 m ^= bit
                 letter = popcount26(bit - 1)
                 self.letter_at[p] = letter
-                self._dfs(p, first + popcount26(rmask & (bit - 1)), 1 << p)
+                _dfs(
+                    self, self.trie_nodes, self.trie_points, self.nbrs, self.masks,
+                    self.letter_at, p, first + popcount26(rmask & (bit - 1)), 1 << p,
+                )
         return self._freeze(into)
-
-    def _dfs(self, pos: i64, node: i64, used: i64) -> None:
-        w = self.trie_nodes[node]
-        if (w & WORD_BIT) != 0:
-            pts = self.trie_points[node]
-            if pts > 0:
-                self._add(node, used, pts)
-        mask = w & LETTER_MASK
-        if mask == 0:
-            return
-        first = (w >> CHILD_SHIFT) & CHILD_MASK
-        nbrs = self.nbrs
-        at = pos * NBR_STRIDE
-        end = at + 1 + nbrs[at]
-        k = at + 1
-        while k < end:
-            nb = nbrs[k]
-            k += 1
-            nbit: i64 = 1 << nb
-            if (used & nbit) != 0:
-                continue
-            m = mask & self.masks[nb]
-            while m != 0:
-                bit: i64 = m & -m
-                m ^= bit
-                self.letter_at[nb] = popcount26(bit - 1)
-                self._dfs(nb, first + popcount26(mask & (bit - 1)), used | nbit)
 
     def _add(self, word: i64, used: i64, pts: i64) -> None:
         """Add one path's word: its cells in position order, each a choice
@@ -445,64 +421,106 @@ class TreeBuilder:
             tree.n = self.n
             tree.n_nodes = recs
         tree._reserve(KIDS * recs + recs)  # headers plus one slot per edge
-        tree.top = 0
-        tree.root = self._freeze_sum(tree, 0, -1)
+        top = vec[i64]([0])
+        tree.root = _freeze_sum(self.b, tree.a, self.masks, self.counts, self.n, top, 0, -1)
+        tree.top = top[0]
         return tree
 
-    def _freeze_sum(self, tree: Tree, rec: i64, base: i64) -> i64:
-        b = self.b
-        n = self.n
-        k: i64 = 0
-        for j in range(rec + 1, rec + n - base):
-            if b[j] != 0:
-                k += 1
-        at = tree._reserve(KIDS + k)
-        points = b[rec]
-        bound = points
-        out = at + KIDS
-        for pos in range(base + 1, n):
-            c = b[rec + pos - base]
-            if c != 0:
-                child = self._freeze_choice(tree, c, pos)
-                tree.a[out] = child
-                out += 1
-                bound += tree.a[child + BOUND]
-        a = tree.a
-        a[at + POINTS] = points
-        a[at + BOUND] = bound
-        a[at + COUNT] = k
-        return at
 
-    def _freeze_choice(self, tree: Tree, rec: i64, pos: i64) -> i64:
-        b = self.b
-        k: i64 = 0
-        mask: i64 = 0
-        m = self.masks[pos]
-        j = rec + 1
+def _dfs(
+    bld: TreeBuilder, nodes: vec[i64], points: vec[i64], nbrs: vec[i64], masks: vec[i64],
+    letter_at: vec[i64], pos: i64, node: i64, used: i64,
+) -> None:
+    """Every path from trie ``node`` reached at ``pos`` over the class's letters."""
+    w = nodes[node]
+    if (w & WORD_BIT) != 0:
+        pts = points[node]
+        if pts > 0:
+            bld._add(node, used, pts)
+    mask = w & LETTER_MASK
+    if mask == 0:
+        return
+    first = (w >> CHILD_SHIFT) & CHILD_MASK
+    at = pos * NBR_STRIDE
+    end = at + 1 + nbrs[at]
+    k = at + 1
+    while k < end:
+        nb = nbrs[k]
+        k += 1
+        nbit: i64 = 1 << nb
+        if (used & nbit) != 0:
+            continue
+        m = mask & masks[nb]
         while m != 0:
             bit: i64 = m & -m
             m ^= bit
-            if b[j] != 0:
-                k += 1
-                mask |= bit
-            j += 1
-        at = tree._reserve(KIDS + k)
-        bound: i64 = 0
-        out = at + KIDS
-        for j in range(rec + 1, rec + 1 + self.counts[pos]):
-            s = b[j]
-            if s != 0:
-                child = self._freeze_sum(tree, s, pos)
-                tree.a[out] = child
-                out += 1
-                cb = tree.a[child + BOUND]
-                if cb > bound:
-                    bound = cb
-        a = tree.a
-        a[at + POS] = pos
-        a[at + BOUND] = bound
-        a[at + MASK] = mask
-        return at
+            letter_at[nb] = popcount26(bit - 1)
+            _dfs(bld, nodes, points, nbrs, masks, letter_at, nb, first + popcount26(mask & (bit - 1)), used | nbit)
+
+
+# Freezing: module-level functions with the vectors as arguments (attribute
+# reads would cost reference counting per node); ``top[0]`` is the arena's
+# fill, whose capacity the caller has already reserved.
+
+
+def _freeze_sum(
+    b: vec[i64], a: vec[i64], masks: vec[i64], counts: vec[i64], n: i64, top: vec[i64],
+    rec: i64, base: i64,
+) -> i64:
+    k: i64 = 0
+    for j in range(rec + 1, rec + n - base):
+        if b[j] != 0:
+            k += 1
+    at = top[0]
+    top[0] = at + KIDS + k
+    points = b[rec]
+    bound = points
+    out = at + KIDS
+    for pos in range(base + 1, n):
+        c = b[rec + pos - base]
+        if c != 0:
+            child = _freeze_choice(b, a, masks, counts, n, top, c, pos)
+            a[out] = child
+            out += 1
+            bound += a[child + BOUND]
+    a[at + POINTS] = points
+    a[at + BOUND] = bound
+    a[at + COUNT] = k
+    return at
+
+
+def _freeze_choice(
+    b: vec[i64], a: vec[i64], masks: vec[i64], counts: vec[i64], n: i64, top: vec[i64],
+    rec: i64, pos: i64,
+) -> i64:
+    k: i64 = 0
+    mask: i64 = 0
+    m = masks[pos]
+    j = rec + 1
+    while m != 0:
+        bit: i64 = m & -m
+        m ^= bit
+        if b[j] != 0:
+            k += 1
+            mask |= bit
+        j += 1
+    at = top[0]
+    top[0] = at + KIDS + k
+    bound: i64 = 0
+    out = at + KIDS
+    for j in range(rec + 1, rec + 1 + counts[pos]):
+        s = b[j]
+        if s != 0:
+            child = _freeze_sum(b, a, masks, counts, n, top, s, pos)
+            a[out] = child
+            out += 1
+            cb = a[child + BOUND]
+            if cb > bound:
+                bound = cb
+    a[at + POS] = pos
+    a[at + BOUND] = bound
+    a[at + MASK] = mask
+    return at
 
 
 def _slot(key: i64, cap: i64) -> i64:
