@@ -10,7 +10,6 @@ the work, not the count, is balanced. Each finished class is a Checkpoint
 
 from __future__ import annotations
 
-import math
 import multiprocessing as mp
 import resource
 import time
@@ -22,6 +21,8 @@ import numpy as np
 
 from boggle_opt import hookimpl
 from boggle_opt.classes import (
+    CostModel,
+    cell_buckets,
     class_letters,
     class_name,
     default_buckets,
@@ -66,7 +67,7 @@ class _Context:
         points: list[int],
         cols: int,
         rows: int,
-        buckets: list[str],
+        buckets: list[list[str]],
         min_score: int,
         switch_pct: int,
     ) -> None:
@@ -110,11 +111,6 @@ def _solve_in_worker(cls: tuple[int, ...]) -> ClassResult:
     return _worker_context.solve(cls)
 
 
-def class_cost(cls: tuple[int, ...], buckets: list[str]) -> float:
-    """A rough relative cost: the number of boards in the class."""
-    return math.prod(len(buckets[b]) for b in cls)
-
-
 class BranchAndBound(SearcherBase):
     """Branch and bound: prove which boards score at least min-score, over every board."""
 
@@ -133,6 +129,11 @@ class BranchAndBound(SearcherBase):
             metadata={"help": "letter buckets covering a-z once, e.g. 'aeiou bdfgjqvwxz lnrsy chkmpt' "
                       "(empty: the default for the size)"},
         )
+        corner_buckets: str = field(
+            default="",
+            metadata={"help": "other buckets for the 4 corner cells, e.g. 'aeiosuy "
+                      "bcdfghjklmnpqrtvwxz' (empty: as buckets, or the size's default)"},
+        )
         switch: float = field(
             default=1.5,
             metadata={"help": "use the orderly bound once a tree's bound is below switch x min-score"},
@@ -148,6 +149,8 @@ class BranchAndBound(SearcherBase):
             )
             if self.buckets:
                 parse_buckets(self.buckets)  # raises a one-line ValueError
+            if self.corner_buckets:
+                parse_buckets(self.corner_buckets)
             check(self.switch >= 1.0, "switch", f"must be >= 1, got {self.switch}")
             check(self.climb_seconds > 0, "climb-seconds", f"must be > 0, got {self.climb_seconds}")
 
@@ -159,9 +162,13 @@ class BranchAndBound(SearcherBase):
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
         opts = self.options
         geometry = problem.geometry
-        bucket_text = opts.buckets or default_buckets(geometry)
-        buckets = parse_buckets(bucket_text)
-        setup = _resumed_setup(problem.resumed, geometry, buckets)
+        default, default_corners = default_buckets(geometry)
+        main = parse_buckets(opts.buckets or default)
+        corner_text = opts.corner_buckets or ("" if opts.buckets else default_corners)
+        corners = parse_buckets(corner_text) if corner_text else None
+        label = " ".join(main) + (" / corners " + " ".join(corners) if corners else "")
+        buckets = cell_buckets(geometry, main, corners)
+        setup = _resumed_setup(problem.resumed, geometry, label)
         min_score = opts.min_score
         if min_score is None and setup is not None:
             min_score = int(setup["min_score"])  # the first segment's climb decided it
@@ -170,16 +177,18 @@ class BranchAndBound(SearcherBase):
             yield Improved(board, min_score)
         yield Checkpoint({
             "kind": RECORD_KIND, "setup": True, "size": geometry.size,
-            "buckets": " ".join(buckets), "min_score": min_score,
+            "buckets": label, "min_score": min_score,
         })
-        classes = enumerate_classes(geometry, len(buckets))
-        done = _resumed_classes(problem.resumed, geometry, buckets, min_score)
+        classes = enumerate_classes(geometry, [len(b) for b in buckets])
+        done = _resumed_classes(problem.resumed, geometry, label, min_score)
         for rec in done.values():
             for board, score in rec:
                 yield Improved(board, score)
         todo = [c for c in classes if class_name(c) not in done]
-        todo.sort(key=lambda c: -class_cost(c, buckets))
-        stats = _Stats(len(classes), len(classes) - len(todo), sum(class_cost(c, buckets) for c in todo))
+        model = CostModel(problem.dictionary.keys, geometry, buckets)
+        costs = {c: model.cost(c) for c in todo}
+        todo.sort(key=lambda c: -costs[c])
+        stats = _Stats(len(classes), len(classes) - len(todo), sum(costs.values()))
         best = max((s for rec in done.values() for _, s in rec), default=-1)
         args = (
             problem.dictionary.keys, problem.dictionary.points, geometry.cols, geometry.rows,
@@ -187,12 +196,12 @@ class BranchAndBound(SearcherBase):
         )
         yield Progress(stats.snapshot(best, min_score))
         for cls, result in _results(todo, args, problem.jobs):
-            stats.add(result, class_cost(cls, buckets))
+            stats.add(result, costs[cls])
             boards = sorted({geometry.canonical(b): s for b, s in result.boards}.items())
             problem.evaluations += result.candidates
             yield Checkpoint({
                 "kind": RECORD_KIND, "class": result.name, "size": geometry.size,
-                "buckets": " ".join(buckets), "min_score": min_score,
+                "buckets": label, "min_score": min_score,
                 "boards": [[b, s] for b, s in boards],
             })
             for board, score in boards:
@@ -285,30 +294,30 @@ class _Stats:
         }
 
 
-def _matches(rec: Mapping[str, Any], geometry: Geometry, buckets: list[str]) -> bool:
+def _matches(rec: Mapping[str, Any], geometry: Geometry, label: str) -> bool:
     return (
         rec.get("kind") == RECORD_KIND
         and rec.get("size") == geometry.size
-        and rec.get("buckets") == " ".join(buckets)
+        and rec.get("buckets") == label
     )
 
 
 def _resumed_setup(
-    records: tuple[Mapping[str, Any], ...], geometry: Geometry, buckets: list[str]
+    records: tuple[Mapping[str, Any], ...], geometry: Geometry, label: str
 ) -> Mapping[str, Any] | None:
     for rec in records:
-        if rec.get("setup") and _matches(rec, geometry, buckets):
+        if rec.get("setup") and _matches(rec, geometry, label):
             return rec
     return None
 
 
 def _resumed_classes(
-    records: tuple[Mapping[str, Any], ...], geometry: Geometry, buckets: list[str], min_score: int
+    records: tuple[Mapping[str, Any], ...], geometry: Geometry, label: str, min_score: int
 ) -> dict[str, list[tuple[str, int]]]:
     """Finished classes of an earlier segment with the same size, buckets and min score."""
     done: dict[str, list[tuple[str, int]]] = {}
     for rec in records:
-        if "class" in rec and _matches(rec, geometry, buckets) and rec.get("min_score") == min_score:
+        if "class" in rec and _matches(rec, geometry, label) and rec.get("min_score") == min_score:
             done[str(rec["class"])] = [(str(b), int(s)) for b, s in rec.get("boards", [])]
     return done
 
