@@ -31,11 +31,14 @@ class GeneticSearch(SearcherBase):
             "help": "a child has at least n letter mutations with probability mutation^n"})
         swap: float = field(default=0.2, metadata={
             "help": "a child has at least n swaps of adjacent cells with probability swap^n"})
-        stall: int = field(default=0, metadata={
+        # a population of 100 converges within a few hundred generations;
+        # starting afresh then beat waiting (ENABLE2K 30 s: median 3515 vs 2860)
+        stall: int = field(default=100, metadata={
             "help": "start a new random population after this many generations without "
                     "a better board (0: never)"})
         restarts: int = field(default=0, metadata={
-            "help": "populations to run when stall is set, then stop (0: until the budget ends)"})
+            "help": "populations to run (each ends after stall generations without a better board), "
+                    "then stop (0: until the budget ends)"})
 
         def __post_init__(self) -> None:
             check(self.population >= 2, "population", "must be >= 2")
