@@ -225,7 +225,7 @@ class _Run:
 
     def anneal(self, b: bytearray, start: float) -> Generator[Event, None, str]:
         """One anneal from board ``b`` (changed in place); returns the final board."""
-        plan, rng, n, nbrs = self.plan, self.rng, self.n, self.nbrs
+        plan, rng, n, nbrs, planter = self.plan, self.rng, self.n, self.nbrs, self.planter
         score = self.score
         text = b.decode("ascii")
         cur = score(text)
@@ -251,58 +251,37 @@ class _Run:
             for k in range(count):
                 c = cells[k]
                 kind = kinds[k]
+                # make the move, keeping the board to restore if it is rejected
                 if kind == LETTER:
-                    old = b[c]
-                    new = letters[k]
-                    if new == old:
+                    if b[c] == letters[k]:
                         continue
-                    b[c] = new
-                    s = score(b.decode("ascii"))
-                    if s - cur >= thr[k]:
-                        cur = s
-                        last = i + k
-                        if s > self.best_score:
-                            yield Improved(b.decode("ascii"), s)
-                            self.best, self.best_score = b.decode("ascii"), s
-                    else:
-                        b[c] = old
-                    continue
-                if kind == PLANT:
                     saved = bytes(b)
-                    if self.planter is None or not self.planter.plant(b) or b == saved:
+                    b[c] = letters[k]
+                elif kind == PLANT:
+                    saved = bytes(b)
+                    if planter is None or not planter.plant(b) or b == saved:
                         continue
-                    s = score(b.decode("ascii"))
-                    if s - cur >= thr[k]:
-                        cur = s
-                        last = i + k
-                        if s > self.best_score:
-                            yield Improved(b.decode("ascii"), s)
-                            self.best, self.best_score = b.decode("ascii"), s
-                    else:
-                        b[:] = saved
-                    continue
-                if kind == ADJACENT:
-                    nb = nbrs[c]
-                    d = nb[others[k] % len(nb)]
                 else:
-                    d = others[k] % (n - 1) if n > 1 else c
-                    d += d >= c
-                x = b[c]
-                y = b[d]
-                if x == y:
-                    continue
-                b[c] = y
-                b[d] = x
-                s = score(b.decode("ascii"))
+                    if kind == ADJACENT:
+                        nb = nbrs[c]
+                        d = nb[others[k] % len(nb)]
+                    else:
+                        d = others[k] % (n - 1) if n > 1 else c
+                        d += d >= c
+                    if b[c] == b[d]:
+                        continue
+                    saved = bytes(b)
+                    b[c], b[d] = b[d], b[c]
+                text = b.decode("ascii")
+                s = score(text)
                 if s - cur >= thr[k]:
                     cur = s
                     last = i + k
                     if s > self.best_score:
-                        yield Improved(b.decode("ascii"), s)
-                        self.best, self.best_score = b.decode("ascii"), s
+                        self.best, self.best_score = text, s
+                        yield Improved(text, s)
                 else:
-                    b[c] = x
-                    b[d] = y
+                    b[:] = saved
             i += count
             yield Progress(self.stats(temps[-1], cur))
             if plan.patience and i - last > plan.patience:
