@@ -57,7 +57,9 @@ class HillClimb(SearcherBase):
             default="", metadata={"help": "letters never placed on a board, e.g. q or jqxz"}
         )
         swaps: str = field(
-            default="all",
+            # adjacent: 5/5 seeds reached 3625 on ENABLE2K 4x4 (median 2.10M
+            # evaluations); all pairs: 4/5 (2.22M); none: 3/5
+            default="adjacent",
             metadata={"help": "cell swaps tried besides letter changes: all pairs, adjacent, or none"},
         )
         canonical: bool = field(
