@@ -17,6 +17,13 @@ letters (``swaps``: all pairs, only adjacent cells, or none). (A cache of swappe
 hit it on ENABLE2K 4x4, for a cache growing by 55,000 boards a round; not
 worth the memory.)
 
+Measured (ENABLE2K 4x4 standard, pool 500, seeds 1-5, 2026-11-21, a shared
+2-core machine at load 5-7): with adjacent swaps (the default) every seed
+reached 3625 within its first climb, median 2.10M evaluations; all pairs:
+4 of 5 seeds, 2.22M; no swaps: 3 of 5 (climbs settle sooner, often lower).
+Keying the pool by canonical form rather than by string changed the
+evaluations needed by about 1%.
+
 For other searchers (e.g. branch and bound wanting a good lower bound fast):
 
 * ``quick_best(problem, rng, seconds=..., evaluations=...)`` runs climbs until
