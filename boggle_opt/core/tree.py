@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Final
 
 from librt.vecs import extend, vec
-from mypy_extensions import i64
+from mypy_extensions import i32, i64
 
 from .geometry import Geometry
 from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, popcount26
@@ -40,6 +40,7 @@ MASK: Final[i64] = 2  # choice node: letters with a child
 KIDS: Final[i64] = 3
 MAX_NBRS: Final[i64] = 8
 NBR_STRIDE: Final[i64] = 9  # count, then up to 8 neighbour positions
+I32_MAX: Final[i64] = (1 << 31) - 1
 
 
 def cell_order(geometry: Geometry) -> list[int]:
@@ -88,9 +89,10 @@ class Tree:
         """Index of ``words`` fresh words at the top of the arena."""
         at = self.top
         while at + words > len(self.a):
-            # doubled (plus a little for an empty arena); unused words are
-            # always written before they are read
-            self.a = extend(self.a, self.a) if len(self.a) > 64 else vec[i64]([0] * 1024)
+            # half as big again (or a first block); unused words are always
+            # written before they are read
+            a = self.a
+            self.a = extend(a, a[: len(a) // 2]) if len(a) > 64 else vec[i64]([0] * 1024)
         self.top = at + words
         return at
 
@@ -231,7 +233,7 @@ class TreeBuilder:
     nbrs: vec[i64]  # per position, stride NBR_STRIDE, in positions
     masks: vec[i64]  # letters allowed at each position (the class)
     letter_at: vec[i64]  # letter of each position on the current path
-    b: vec[i64]  # build records
+    b: vec[i32]  # build records (32 bits: they hold indices and a leaf's points)
     b_top: i64
     n_records: i64
     counts: vec[i64]  # letters allowed at each position
@@ -266,7 +268,7 @@ class TreeBuilder:
         self.nbrs = nbrs
         self.masks = vec[i64]([0] * n)
         self.letter_at = vec[i64]([0] * n)
-        self.b = vec[i64]()
+        self.b = vec[i32]()
         self.b_top = 0
         self.n_records = 0
         self.counts = vec[i64]([0] * n)
@@ -292,7 +294,7 @@ class TreeBuilder:
             self.masks[p] = m
             self.counts[p] = popcount26(m)
         if len(self.b) < 1 + n:
-            self.b = vec[i64]([0] * (64 * (n + 28)))
+            self.b = vec[i32]([0] * (64 * (n + 28)))
         self.prev_len = 0
         for i in range(1 + n):
             self.b[i] = 0  # the root: no points, no children
@@ -326,7 +328,10 @@ class TreeBuilder:
         n = self.n
         top = self.b_top
         if top + n * (n + 28) > len(b):
-            b = extend(b, b)  # doubled; new records are cleared as they are made
+            if len(b) > I32_MAX // 2:
+                raise ValueError("class too big: its tree needs more than 2**31 record words")
+            # half as big again; new records are cleared as they are made
+            b = extend(b, b[: len(b) // 2])
             self.b = b
         masks = self.masks
         counts = self.counts
@@ -353,23 +358,23 @@ class TreeBuilder:
                 continue
             shared = False
             slot = cur + pos - base
-            choice = b[slot]
+            choice = i64(b[slot])
             if choice == 0:
                 choice = top
-                b[top] = pos
+                b[top] = i32(pos)
                 for j in range(top + 1, top + 1 + counts[pos]):
                     b[j] = 0
                 top += 1 + counts[pos]
-                b[slot] = choice
+                b[slot] = i32(choice)
                 made += 1
             slot = choice + 1 + popcount26(masks[pos] & ((1 << letter) - 1))
-            cur = b[slot]
+            cur = i64(b[slot])
             if cur == 0:
                 cur = top
                 for j in range(top, top + n - pos):
                     b[j] = 0
                 top += n - pos
-                b[slot] = cur
+                b[slot] = i32(cur)
                 made += 1
             base = pos
             prev_pos[i] = pos
@@ -382,7 +387,10 @@ class TreeBuilder:
         # the same word reaches the same leaf twice only by two orders of the
         # same cells, which needs two cells with the same letter
         if self.repeats[word] == 0 or self._first_time(cur * (1 << 24) + word):
-            b[cur] += pts
+            total = i64(b[cur]) + pts
+            if total > I32_MAX:
+                raise ValueError("points of one tree leaf exceed 2**31")
+            b[cur] = i32(total)
 
     def _first_time(self, key: i64) -> bool:
         """Record ``key`` (> 0) in the open-addressing set; False if it was there."""
@@ -464,7 +472,7 @@ def _dfs(
 
 
 def _freeze_sum(
-    b: vec[i64], a: vec[i64], masks: vec[i64], counts: vec[i64], n: i64, top: vec[i64],
+    b: vec[i32], a: vec[i64], masks: vec[i64], counts: vec[i64], n: i64, top: vec[i64],
     rec: i64, base: i64,
 ) -> i64:
     k: i64 = 0
@@ -473,11 +481,11 @@ def _freeze_sum(
             k += 1
     at = top[0]
     top[0] = at + KIDS + k
-    points = b[rec]
+    points = i64(b[rec])
     bound = points
     out = at + KIDS
     for pos in range(base + 1, n):
-        c = b[rec + pos - base]
+        c = i64(b[rec + pos - base])
         if c != 0:
             child = _freeze_choice(b, a, masks, counts, n, top, c, pos)
             a[out] = child
@@ -490,7 +498,7 @@ def _freeze_sum(
 
 
 def _freeze_choice(
-    b: vec[i64], a: vec[i64], masks: vec[i64], counts: vec[i64], n: i64, top: vec[i64],
+    b: vec[i32], a: vec[i64], masks: vec[i64], counts: vec[i64], n: i64, top: vec[i64],
     rec: i64, pos: i64,
 ) -> i64:
     k: i64 = 0
@@ -509,7 +517,7 @@ def _freeze_choice(
     bound: i64 = 0
     out = at + KIDS
     for j in range(rec + 1, rec + 1 + counts[pos]):
-        s = b[j]
+        s = i64(b[j])
         if s != 0:
             child = _freeze_sum(b, a, masks, counts, n, top, s, pos)
             a[out] = child
