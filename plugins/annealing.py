@@ -1,4 +1,4 @@
-"""Simulated annealing over single-letter changes and cell swaps."""
+"""Simulated annealing over letter changes, cell swaps and planted long words."""
 
 from __future__ import annotations
 
