@@ -168,6 +168,8 @@ class BranchAndBound(SearcherBase):
         corners = parse_buckets(corner_text) if corner_text else None
         label = " ".join(main) + (" / corners " + " ".join(corners) if corners else "")
         buckets = cell_buckets(geometry, main, corners)
+        # before any climb: a size with too many classes fails at once
+        classes = enumerate_classes(geometry, [len(b) for b in buckets])
         setup = _resumed_setup(problem.resumed, geometry, label)
         min_score = opts.min_score
         if min_score is None and setup is not None:
@@ -179,7 +181,6 @@ class BranchAndBound(SearcherBase):
             "kind": RECORD_KIND, "setup": True, "size": geometry.size,
             "buckets": label, "min_score": min_score,
         })
-        classes = enumerate_classes(geometry, [len(b) for b in buckets])
         done = _resumed_classes(problem.resumed, geometry, label, min_score)
         for rec in done.values():
             for board, score in rec:

@@ -55,14 +55,16 @@ def brute_force(d: Dictionary, geometry: Geometry, alphabet: str, cutoff: int) -
     return out
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_2x2_equals_brute_force(dictionary: Callable[[str, str], Dictionary], jobs: int) -> None:
+@pytest.mark.parametrize(("rule", "cutoff", "jobs"), [("standard", 14, 1), ("standard", 14, 2), ("pow2", 24, 1)])
+def test_2x2_equals_brute_force(
+    dictionary: Callable[[str, str], Dictionary], rule: str, cutoff: int, jobs: int
+) -> None:
     """Every 2x2 board of ENABLE2K (26^4 of them) against the proof."""
-    d = dictionary("enable2k", "standard")
+    d = dictionary("enable2k", rule)
     geometry = Geometry(2, 2)
-    expected = brute_force(d, geometry, ALPHABET, 14)
+    expected = brute_force(d, geometry, ALPHABET, cutoff)
     assert len(expected) >= 5
-    boards, records, progress = run_bnb(Problem(d, geometry, jobs=jobs), min_score=14)
+    boards, records, progress = run_bnb(Problem(d, geometry, jobs=jobs), min_score=cutoff)
     assert boards == expected
     classes = [r["class"] for r in records if "class" in r]
     assert len(classes) == len(set(classes)) == 21  # 3 buckets, 3^4 boards' classes up to symmetry
@@ -118,6 +120,9 @@ def test_bad_options_are_one_line(run_cli: Callable[..., subprocess.CompletedPro
     assert r.stderr.count("\n") == 1 and "in no bucket" in r.stderr
     r = run_cli("bound", "aeiou bcd", "--size", "2x2")
     assert r.returncode != 0 and r.stderr.count("\n") == 1
+    # 4x4 has millions of classes with the default buckets: refused at once
+    r = run_cli("run", "--searcher", "bnb", "--size", "4x4", "--progress", "none")
+    assert r.returncode != 0 and r.stderr.count("\n") == 1 and "bucket assignments" in r.stderr
 
 
 def test_bound_command(run_cli: Callable[..., subprocess.CompletedProcess[str]], enable2k_path: Path) -> None:
