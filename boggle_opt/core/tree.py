@@ -27,10 +27,11 @@ from mypy_extensions import i32, i64
 from .geometry import Geometry
 from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, popcount26
 
-# Build records (one ``vec[i64]``, 0 = no child): a sum record after position
+# Build records (one ``vec[i32]``, 0 = no child): a sum record after position
 # ``base`` is [points, a slot per position base+1 .. n-1]; a choice record at
 # position p is [p, a slot per letter of the cell's set]. A child is one read
 # away (a sibling list cost a cache miss per sibling).
+
 # arena node fields
 POINTS: Final[i64] = 0  # sum node
 POS: Final[i64] = 0  # choice node
@@ -38,9 +39,11 @@ BOUND: Final[i64] = 1
 COUNT: Final[i64] = 2  # sum node: number of choice children
 MASK: Final[i64] = 2  # choice node: letters with a child
 KIDS: Final[i64] = 3
-MAX_NBRS: Final[i64] = 8
 NBR_STRIDE: Final[i64] = 9  # count, then up to 8 neighbour positions
 I32_MAX: Final[i64] = (1 << 31) - 1
+# Used-cell masks are shifted by positions: mypyc compiles ``1 << p`` as a
+# 32-bit shift, so positions stay below 31.
+MAX_CELLS: Final[i64] = 31
 
 
 def cell_order(geometry: Geometry) -> list[int]:
@@ -248,8 +251,8 @@ class TreeBuilder:
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int]) -> None:
         n = geometry.n
-        if n > 62:
-            raise ValueError("boards of more than 62 cells are not supported")
+        if n > MAX_CELLS:
+            raise ValueError(f"boards of more than {MAX_CELLS} cells are not supported")
         if sorted(order) != list(range(n)):
             raise ValueError("the cell order must be a permutation of the cells")
         self.trie_nodes = trie.nodes
@@ -349,7 +352,7 @@ class TreeBuilder:
         while u != 0:
             bit: i64 = u & -u
             u ^= bit
-            pos = popcount26(bit - 1) if bit < (1 << 31) else 31 + popcount26((bit >> 31) - 1)
+            pos = popcount26(bit - 1)
             letter = letter_at[pos]
             if shared and i < prev_len and prev_pos[i] == pos and prev_letter[i] == letter:
                 cur = prev_rec[i]
