@@ -44,6 +44,7 @@ I32_MAX: Final[i64] = (1 << 31) - 1
 # Used-cell masks are shifted by positions: mypyc compiles ``1 << p`` as a
 # 32-bit shift, so positions stay below 31.
 MAX_CELLS: Final[i64] = 31
+REPEATS_BIT: Final[i64] = 1 << 40
 
 
 def cell_order(geometry: Geometry) -> list[int]:
@@ -230,6 +231,8 @@ class TreeBuilder:
     """Builds the orderly tree of any class of one board size and word list."""
 
     trie_nodes: vec[i64]
+    # per trie node: its points, and REPEATS_BIT if its key repeats a letter
+    # (one read in the search, where a second vector cost a cache miss)
     trie_points: vec[i64]
     n: i64
     order: list[int]  # cell of each position
@@ -242,7 +245,6 @@ class TreeBuilder:
     counts: vec[i64]  # letters allowed at each position
     seen: vec[i64]  # open-addressing set of (leaf, word) keys already added
     n_seen: i64
-    repeats: vec[i64]  # per trie node: 1 if its key repeats a letter
     # the previous word's path in position order: position, letter, sum record
     prev_pos: vec[i64]
     prev_letter: vec[i64]
@@ -256,7 +258,14 @@ class TreeBuilder:
         if sorted(order) != list(range(n)):
             raise ValueError("the cell order must be a permutation of the cells")
         self.trie_nodes = trie.nodes
-        self.trie_points = trie.points
+        repeats = _repeats(trie.nodes)
+        tagged = vec[i64]([0] * len(trie.points))
+        for i in range(len(trie.points)):
+            pts = trie.points[i]
+            if pts < 0 or pts >= REPEATS_BIT:
+                raise ValueError("word points must be >= 0 and below 2**40")
+            tagged[i] = pts | (REPEATS_BIT if repeats[i] != 0 else 0)
+        self.trie_points = tagged
         self.n = n
         self.order = list(order)
         pos_of = [0] * n
@@ -277,7 +286,6 @@ class TreeBuilder:
         self.counts = vec[i64]([0] * n)
         self.seen = vec[i64]([0] * 1024)
         self.n_seen = 0
-        self.repeats = _repeats(trie.nodes)
         self.prev_pos = vec[i64]([0] * n)
         self.prev_letter = vec[i64]([0] * n)
         self.prev_rec = vec[i64]([0] * n)
@@ -323,7 +331,7 @@ class TreeBuilder:
                 )
         return self._freeze(into)
 
-    def _add(self, word: i64, used: i64, pts: i64) -> None:
+    def _add(self, word: i64, used: i64, tagged: i64) -> None:
         """Add one path's word: its cells in position order, each a choice
         record then a sum record. The part shared with the previous word's
         sorted path is not walked again."""
@@ -389,8 +397,8 @@ class TreeBuilder:
         self.n_records += made
         # the same word reaches the same leaf twice only by two orders of the
         # same cells, which needs two cells with the same letter
-        if self.repeats[word] == 0 or self._first_time(cur * (1 << 24) + word):
-            total = i64(b[cur]) + pts
+        if (tagged & REPEATS_BIT) == 0 or self._first_time(cur * (1 << 24) + word):
+            total = i64(b[cur]) + (tagged & (REPEATS_BIT - 1))
             if total > I32_MAX:
                 raise ValueError("points of one tree leaf exceed 2**31")
             b[cur] = i32(total)
@@ -445,9 +453,9 @@ def _dfs(
     """Every path from trie ``node`` reached at ``pos`` over the class's letters."""
     w = nodes[node]
     if (w & WORD_BIT) != 0:
-        pts = points[node]
-        if pts > 0:
-            bld._add(node, used, pts)
+        tagged = points[node]
+        if (tagged & (REPEATS_BIT - 1)) > 0:
+            bld._add(node, used, tagged)
     mask = w & LETTER_MASK
     if mask == 0:
         return
