@@ -14,7 +14,7 @@ from .display import STYLES, make_display
 from .driver import Budget, Consumer, Driver, RunState
 from .options import as_dict, describe, make_options
 from .plugin_loader import Registries
-from .runfile import RunFileWriter, read_run_file
+from .runfile import PastRun, RunFileWriter, read_run_file
 from .search import Problem, ProblemSpec, Searcher, summary_of
 
 DEFAULT_SIZE = "4x4"
@@ -103,7 +103,7 @@ def cmd_searchers(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     return 0
 
 
-def _settings(ns: argparse.Namespace, regs: Registries) -> tuple[dict[str, Any], int]:
+def _settings(ns: argparse.Namespace) -> tuple[dict[str, Any], PastRun | None]:
     """The run's settings (from the command line, or the run file being resumed)."""
     if ns.resume is None:
         if ns.searcher is None:
@@ -117,7 +117,7 @@ def _settings(ns: argparse.Namespace, regs: Registries) -> tuple[dict[str, Any],
                 "wordlist": ns.wordlist or "default",
                 "seed": ns.seed if ns.seed is not None else secrets.randbits(32),
             },
-            0,
+            None,
         )
     clashes = [k for k in _RESUMED_SETTINGS if getattr(ns, k) is not None]
     if ns.option:
@@ -132,11 +132,11 @@ def _settings(ns: argparse.Namespace, regs: Registries) -> tuple[dict[str, Any],
     settings = {k: past.settings.get(k) for k in (*_RESUMED_SETTINGS, "options")}
     if settings["searcher"] is None:
         raise BoggleOptError(f"run file {ns.resume!r} does not name its searcher")
-    return settings, past.segments
+    return settings, past
 
 
 def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    settings, segment = _settings(ns, regs)
+    settings, past = _settings(ns)
     entry = regs.searchers.entry(settings["searcher"])
     cls: Any = entry.item
     option_pairs = [(str(k), str(v)) for k, v in dict(settings["options"] or {}).items()]
@@ -145,8 +145,7 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     geometry = make_geometry(cols, rows)
     dictionary = load_dictionary(str(settings["wordlist"]), str(settings["rule"]), regs)
 
-    past = read_run_file(ns.resume) if ns.resume else None
-    budget = _budget(ns, cls, past.elapsed if past else 0.0, past.evaluations if past else 0)
+    budget = _budget(ns, cls, past)
     spec = ProblemSpec(str(settings["wordlist"]), str(settings["rule"]), cols, rows, budget.target)
     problem = Problem(
         dictionary,
@@ -182,7 +181,7 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         consumers.append(RunFileWriter(path, record, word_count))
     driver = Driver(
         searcher, problem, budget, int(settings["seed"]), consumers,
-        jobs=ns.jobs, settings=record, resume_segment=segment,
+        jobs=ns.jobs, settings=record, resume_segment=past.segments if past else 0,
     )
     if past is not None:
         for board, score in past.boards:
@@ -192,17 +191,17 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     return INTERRUPTED if state.stop_reason == "interrupted" else 0
 
 
-def _budget(ns: argparse.Namespace, cls: Any, used_seconds: float, used_evals: int) -> Budget:
+def _budget(ns: argparse.Namespace, cls: Any, past: PastRun | None) -> Budget:
     if ns.time is not None or ns.evals is not None or ns.target is not None:
         return Budget(ns.time, ns.evals, ns.target)
-    if ns.resume is not None:
+    if past is not None:
         # carry on with what the interrupted run had left
-        old = read_run_file(ns.resume).settings.get("budget") or {}
+        old = past.settings.get("budget") or {}
         seconds = old.get("seconds")
         evals = old.get("evaluations")
         return Budget(
-            None if seconds is None else max(1.0, seconds - used_seconds),
-            None if evals is None else max(1, evals - used_evals),
+            None if seconds is None else max(1.0, seconds - past.elapsed),
+            None if evals is None else max(1, evals - past.evaluations),
             old.get("target"),
         )
     if getattr(cls, "exhaustive", False):
