@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .core.errors import BoggleOptError
-from .search import Checkpoint, Event, Improved, Problem, ProblemSpec, Progress, Searcher, Stat
+from .search import Event, Improved, Problem, ProblemSpec, Progress, Searcher, Stat
 
 
 @dataclass(frozen=True)
@@ -264,18 +264,3 @@ def _worker(
     except BaseException as exc:  # report, don't die silently
         events.put((index, 0, exc))
     events.put((index, 0, None))
-
-
-def checkpoint_records(lines: Sequence[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
-    """The checkpoint records of a run file's parsed lines."""
-    return tuple(rec["record"] for rec in lines if rec.get("type") == "checkpoint")
-
-
-__all__ = [
-    "Budget",
-    "Checkpoint",
-    "Consumer",
-    "Driver",
-    "RunState",
-    "checkpoint_records",
-]
