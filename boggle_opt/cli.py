@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from typing import NoReturn, TextIO
@@ -13,7 +14,9 @@ from . import __version__
 from .api import analyse, load_dictionary
 from .core import COMPILED
 from .core.errors import BoardError, BoggleOptError
-from .plugin_loader import Registries, load_plugins
+from .plugin_loader import (
+    ENV_PLUGINS, FAILED, LOADED, Registries, load_plugins, request_plugins,
+)
 from .run_command import add_parsers as add_run_parsers
 from .bound_command import add_parser as add_bound_parser
 
@@ -85,11 +88,26 @@ def cmd_score(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
 
 
 def cmd_plugins(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
+    provides: dict[str, list[str]] = {}
     sections = [
         ("searchers", regs.searchers.entries()),
         ("scoring rules", regs.rules.entries()),
         ("word lists", regs.wordlists.entries()),
     ]
+    for title, entries in sections:
+        for e in entries:
+            provides.setdefault(e.origin.plugin, []).append(f"{title[:-1]} {e.name}")
+    out.write("plugins:\n")
+    for info in regs.plugins:
+        o = info.origin
+        dist = f"{o.distribution} {o.version}".strip()
+        if info.status == LOADED:
+            what = ", ".join(provides.get(o.plugin, [])) or "registers nothing"
+        elif info.status == FAILED:
+            what = f"FAILED to import: {info.detail}"
+        else:
+            what = f"{info.status} ({info.detail})"
+        out.write(f"  {o.plugin:<16} {dist:<24} {info.module}\n      {what}\n")
     for title, entries in sections:
         out.write(f"{title}:\n")
         if not entries:
@@ -101,6 +119,18 @@ def cmd_plugins(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         if title == "word lists":
             out.write(f"  {'PATH':<24} any file, one word a line  [built in]\n")
     return 0
+
+
+def _add_plugin_options(parser: argparse.ArgumentParser, default: object) -> None:
+    group = parser.add_argument_group("plugin loading")
+    group.add_argument(
+        "--plugin", action="append", dest="plugins", default=default, metavar="MODULE_OR_FILE",
+        help=f"also load this plugin module or .py file (repeatable; adds to ${ENV_PLUGINS})",
+    )
+    group.add_argument(
+        "--strict-plugins", action="store_true", default=default,
+        help="a plugin that fails to import is an error, not a warning",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -128,13 +158,20 @@ def build_parser() -> argparse.ArgumentParser:
     plugins.set_defaults(run=cmd_plugins)
     add_run_parsers(sub)
     add_bound_parser(sub)
+    _add_plugin_options(parser, [])
+    for subparser in sub.choices.values():
+        # SUPPRESS: given before the subcommand, the value is not reset after it
+        _add_plugin_options(subparser, argparse.SUPPRESS)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ns = build_parser().parse_args(argv)
+    saved = os.environ.get(ENV_PLUGINS)
     try:
-        regs = load_plugins()
+        # through the environment, so worker processes load the same plugins
+        request_plugins(ns.plugins or [])
+        regs = load_plugins(strict=bool(ns.strict_plugins))
         for warning in regs.warnings:
             print(f"{PROG}: warning: {warning}", file=sys.stderr)
         code: int = ns.run(ns, regs, sys.stdout)
@@ -149,6 +186,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader went away (e.g. `| head`); nothing more to say
         sys.stderr.close()
         return 0
+    finally:
+        if saved is None:
+            os.environ.pop(ENV_PLUGINS, None)
+        else:
+            os.environ[ENV_PLUGINS] = saved
 
 
 if __name__ == "__main__":

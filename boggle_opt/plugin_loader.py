@@ -1,14 +1,29 @@
-"""Discover plugins through the ``boggle_opt`` entry points and fill the registries.
+"""Discover plugins and fill the registries.
 
 Built-ins are loaded exactly like third-party packages: through entry points
-declared in pyproject.toml. Nothing here runs on ``import boggle_opt``.
+in the ``boggle_opt`` group declared in pyproject.toml. Nothing here runs on
+``import boggle_opt``. What gets loaded can be controlled from the
+environment (inherited by worker processes, so they load the same plugins):
+
+- ``BOGGLE_OPT_DISABLE_PLUGIN_AUTOLOAD=1``: load only boggle-opt's own entry
+  points, not those of other installed distributions;
+- ``BOGGLE_OPT_BLOCK_PLUGINS=a,b``: skip plugins by name or distribution;
+- ``BOGGLE_OPT_PLUGINS=module,path/file.py``: load these modules or files too
+  (the CLI's ``--plugin`` adds to it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+import importlib
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pluggy
@@ -21,6 +36,30 @@ from .wordlist import WordListSource
 
 PROJECT = "boggle_opt"
 ENTRY_POINT_GROUP = "boggle_opt"
+DISTRIBUTION = "boggle-opt"
+
+ENV_DISABLE_AUTOLOAD = "BOGGLE_OPT_DISABLE_PLUGIN_AUTOLOAD"
+ENV_BLOCK = "BOGGLE_OPT_BLOCK_PLUGINS"
+ENV_PLUGINS = "BOGGLE_OPT_PLUGINS"
+
+HOOK_PREFIX = "register_"
+
+# statuses in PluginInfo.status
+LOADED = "loaded"
+BLOCKED = "blocked"
+NOT_AUTOLOADED = "not autoloaded"
+FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class PluginInfo:
+    """One plugin the loader met, whether or not it was loaded."""
+
+    origin: Origin
+    module: str  # module path or file
+    source: str  # "entry point" or "--plugin"
+    status: str  # LOADED, BLOCKED, NOT_AUTOLOADED or FAILED
+    detail: str = ""  # why it was not loaded
 
 
 @dataclass
@@ -32,6 +71,40 @@ class Registries:
     )
     #: one line per plugin that failed to load (shown as warnings)
     warnings: list[str] = field(default_factory=list)
+    #: every plugin met, in load order, for ``boggle-opt plugins``
+    plugins: list[PluginInfo] = field(default_factory=list)
+
+
+def normalise(name: str) -> str:
+    """Distribution names compare as PEP 503 says (``Boggle_Opt`` is ``boggle-opt``)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _env_list(name: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+def autoload_enabled() -> bool:
+    return os.environ.get(ENV_DISABLE_AUTOLOAD, "").strip().lower() in ("", "0", "false", "no")
+
+
+def blocked_names() -> set[str]:
+    return {normalise(n) for n in _env_list(ENV_BLOCK)}
+
+
+def requested_plugins() -> list[str]:
+    """The extra plugin modules and files named in ``BOGGLE_OPT_PLUGINS``."""
+    return _env_list(ENV_PLUGINS)
+
+
+def request_plugins(specs: Iterable[str]) -> None:
+    """Add plugins to ``BOGGLE_OPT_PLUGINS`` so this process and its workers load them."""
+    current = requested_plugins()
+    for spec in specs:
+        spec = str(Path(spec).resolve()) if _is_file_spec(spec) else spec
+        if spec not in current:
+            current.append(spec)
+    os.environ[ENV_PLUGINS] = ",".join(current)
 
 
 def _origin(ep: EntryPoint) -> Origin:
@@ -41,18 +114,125 @@ def _origin(ep: EntryPoint) -> Origin:
     return Origin(ep.name, dist.metadata["Name"] or "unknown distribution", dist.version)
 
 
-def load_plugins(strict: bool = False) -> Registries:
-    """Load every entry-point plugin and return the filled registries.
+def _is_file_spec(spec: str) -> bool:
+    return spec.endswith(".py") or os.sep in spec or "/" in spec
 
-    A plugin that fails to import becomes a warning (an error when ``strict``);
-    a duplicate name or a misspelt hook implementation is always an error.
+
+def _import_file(path: Path) -> ModuleType:
+    """Import a plugin file as a top-level module named after it.
+
+    Its folder goes on ``sys.path`` (which spawned workers inherit), so classes
+    defined in it can be pickled to worker processes by name.
+    """
+    if not path.is_file():
+        raise PluginError(f"plugin file {str(path)!r} not found")
+    name = path.stem
+    if not name.isidentifier():
+        raise PluginError(f"plugin file {str(path)!r}: {name!r} is not a module name")
+    existing = sys.modules.get(name)
+    if existing is not None:
+        where = getattr(existing, "__file__", None)
+        if where is not None and Path(where).resolve() == path:
+            return existing
+        raise PluginError(
+            f"plugin file {str(path)!r}: a module named {name!r} is already imported "
+            f"from {where or 'built-in'}; rename the file"
+        )
+    folder = str(path.parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    return importlib.import_module(name)
+
+
+def _import_requested(spec: str) -> tuple[ModuleType, PluginInfo]:
+    if _is_file_spec(spec):
+        path = Path(spec).resolve()
+        origin = Origin(path.stem, "local file", "")
+        load: Callable[[], ModuleType] = lambda: _import_file(path)  # noqa: E731
+        where = str(path)
+    else:
+        origin = Origin(spec, "local module", "")
+        load = lambda: importlib.import_module(spec)  # noqa: E731
+        where = spec
+    try:
+        module = load()
+    except PluginError:
+        raise
+    except Exception as exc:  # asked for by name: failing to load it is fatal
+        raise PluginError(
+            f"plugin {where!r} failed to import: {type(exc).__name__}: {exc}"
+        ) from None
+    return module, PluginInfo(origin, where, "--plugin", LOADED)
+
+
+def _check_hook_names(module: ModuleType, origin: Origin) -> None:
+    """``register_*`` functions must be real, marked hooks: a typo is an error."""
+    known = [name for name in dir(hookspecs) if name.startswith(HOOK_PREFIX)]
+    for name, obj in vars(module).items():
+        if not (name.startswith(HOOK_PREFIX) and callable(obj)):
+            continue
+        if getattr(obj, "__module__", None) != module.__name__:
+            continue  # imported from elsewhere, not this plugin's definition
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise PluginError(
+                f"{origin}: {name} is not a boggle-opt hook{hint}; hooks are {', '.join(known)}"
+            )
+        if not hasattr(obj, f"{PROJECT}_impl"):
+            raise PluginError(f"{origin}: {name} is not marked with @boggle_opt.hookimpl")
+
+
+def load_plugins(strict: bool = False, extra: Sequence[str] = ()) -> Registries:
+    """Load the entry-point plugins and the requested ones; fill the registries.
+
+    ``extra`` adds plugin modules or ``.py`` files to those in
+    ``BOGGLE_OPT_PLUGINS``. An entry-point plugin that fails to import becomes
+    a warning (an error when ``strict``); a requested plugin that fails, a
+    duplicate name or a misspelt hook is always an error.
     """
     pm = pluggy.PluginManager(PROJECT)
     pm.add_hookspecs(hookspecs)
     origins: dict[str, Origin] = {}
     regs = Registries()
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+    blocked = blocked_names()
+    autoload = autoload_enabled()
+
+    def is_blocked(origin: Origin, module: str) -> bool:
+        keys = {origin.plugin, origin.distribution, module}
+        return any(normalise(k) in blocked for k in keys)
+
+    def register(module: ModuleType, origin: Origin) -> None:
+        if origin.plugin in origins:
+            raise PluginError(
+                f"duplicate plugin name {origin.plugin!r}: {origins[origin.plugin]} and {origin}"
+            )
+        if pm.is_registered(module):
+            return  # the same module reached twice (entry point and --plugin)
+        _check_hook_names(module, origin)
+        try:
+            pm.register(module, name=origin.plugin)
+        except pluggy.PluginValidationError as exc:
+            # pluggy's first line repeats the plugin's name; the rest says what is wrong
+            detail = "; ".join(line.strip() for line in str(exc).splitlines()[1:] if line.strip())
+            raise PluginError(f"{origin} is invalid: {detail or exc}") from None
+        origins[origin.plugin] = origin
+
+    def load_order(ep: EntryPoint) -> tuple[bool, str, str]:
+        # built-ins first, so a clash always names boggle-opt's plugin first
+        dist = normalise(_origin(ep).distribution)
+        return (dist != DISTRIBUTION, ep.name, dist)
+
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=load_order):
         origin = _origin(ep)
+        if is_blocked(origin, ep.value):
+            regs.plugins.append(PluginInfo(origin, ep.value, "entry point", BLOCKED, ENV_BLOCK))
+            continue
+        if not autoload and normalise(origin.distribution) != DISTRIBUTION:
+            regs.plugins.append(
+                PluginInfo(origin, ep.value, "entry point", NOT_AUTOLOADED, ENV_DISABLE_AUTOLOAD)
+            )
+            continue
         if ep.name in origins:
             raise PluginError(
                 f"duplicate plugin name {ep.name!r}: {origins[ep.name]} and {origin}"
@@ -60,30 +240,56 @@ def load_plugins(strict: bool = False) -> Registries:
         try:
             module = ep.load()
         except Exception as exc:  # a broken third-party plugin must not kill the tool
-            message = f"{origin} failed to import: {type(exc).__name__}: {exc}"
+            reason = f"{type(exc).__name__}: {exc}"
+            message = f"{origin} failed to import: {reason}"
             if strict:
                 raise PluginError(message) from None
-            regs.warnings.append(message)
+            regs.warnings.append(f"{message} (skipped; --strict-plugins makes this an error)")
+            regs.plugins.append(PluginInfo(origin, ep.value, "entry point", FAILED, reason))
             continue
-        pm.register(module, name=ep.name)
-        origins[ep.name] = origin
+        register(module, origin)
+        regs.plugins.append(PluginInfo(origin, ep.value, "entry point", LOADED))
+
+    for spec in [*requested_plugins(), *extra]:
+        module, info = _import_requested(spec)
+        if is_blocked(info.origin, module.__name__):
+            regs.plugins.append(PluginInfo(info.origin, info.module, info.source, BLOCKED, ENV_BLOCK))
+            continue
+        already = pm.is_registered(module)
+        register(module, info.origin)
+        if not already:
+            regs.plugins.append(info)
+
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
-        raise PluginError(f"invalid plugin: {exc}") from None
+        raise PluginError(f"invalid plugin: {' '.join(str(exc).split())}") from None
 
     def call(hook: pluggy.HookCaller, add: Callable[[Any, Origin], None]) -> None:
-        for impl in hook.get_hookimpls():
+        for impl in hook.get_hookimpls():  # in registration order
             origin = origins[impl.plugin_name]
-            impl.function(register=lambda item, o=origin: add(item, o))
+            try:
+                impl.function(register=lambda item, o=origin: add(item, o))
+            except PluginError:
+                raise
+            except Exception as exc:
+                raise PluginError(
+                    f"{origin} failed in {hook.name}: {type(exc).__name__}: {exc}"
+                ) from None
 
     def add_rule(rule: ScoringRule, origin: Origin) -> None:
+        if not isinstance(rule, ScoringRule):
+            raise PluginError(f"{origin} registered {rule!r}, not a ScoringRule")
         regs.rules.add(rule.name, rule, rule.summary, origin, rule.aliases)
 
     def add_wordlist(source: WordListSource, origin: Origin) -> None:
+        if not isinstance(source, WordListSource):
+            raise PluginError(f"{origin} registered {source!r}, not a WordListSource")
         regs.wordlists.add(source.name, source, source.summary, origin, source.aliases)
 
     def add_searcher(cls: Any, origin: Origin) -> None:
+        if not isinstance(cls, type) or not callable(getattr(cls, "search", None)):
+            raise PluginError(f"{origin} registered {cls!r}, not a searcher class")
         doc = (getattr(cls, "__doc__", None) or "").strip()
         summary = doc.splitlines()[0] if doc else ""
         regs.searchers.add(getattr(cls, "name", ""), cls, summary, origin)

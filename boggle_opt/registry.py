@@ -19,7 +19,7 @@ class Origin:
     version: str
 
     def __str__(self) -> str:
-        return f"plugin {self.plugin!r} ({self.distribution} {self.version})"
+        return f"plugin {self.plugin!r} ({f'{self.distribution} {self.version}'.strip()})"
 
 
 @dataclass(frozen=True)

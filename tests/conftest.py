@@ -25,6 +25,11 @@ from boggle_opt.plugin_loader import Registries, load_plugins
 from boggle_opt.wordlist import read_word_file
 
 REPO = Path(__file__).resolve().parent.parent
+
+# The suite tests boggle-opt's own plugins: example or third-party packages
+# installed beside it (examples/ has two) must not change what it sees. Tests
+# of autoloading turn this off themselves.
+os.environ["BOGGLE_OPT_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 SHARED_WORDLISTS = REPO.parent / "shared" / "wordlists"
 
 

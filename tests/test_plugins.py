@@ -127,11 +127,20 @@ def test_entry_points_are_declared():
     assert {"standard", "words", "pow2", "research", "embedded"} <= names
 
 
+def own_entry_points() -> list[EntryPoint]:
+    """boggle-opt's own entry points, whatever else is installed."""
+    return [
+        ep for ep in entry_points(group="boggle_opt")
+        if ep.dist is not None and plugin_loader.normalise(ep.dist.name) == "boggle-opt"
+    ]
+
+
 @pytest.fixture
 def fake_plugins(monkeypatch, tmp_path):
-    """Add entry points (name -> module) next to the real ones."""
+    """Add entry points (name -> module) next to boggle-opt's own, with autoload on."""
     monkeypatch.syspath_prepend(str(tmp_path))
-    real = list(entry_points(group="boggle_opt"))
+    monkeypatch.delenv(plugin_loader.ENV_DISABLE_AUTOLOAD, raising=False)
+    real = own_entry_points()
 
     def install(modules: dict[str, str], eps: dict[str, str]) -> None:
         for module, source in modules.items():
