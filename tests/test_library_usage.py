@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -200,3 +201,46 @@ def test_script_is_importable_without_running(tmp_path: Path) -> None:
         cwd=tmp_path, capture_output=True, text=True, timeout=60,
     )
     assert result.returncode == 0 and result.stdout == "", result.stderr
+
+
+# -- the README walkthrough --------------------------------------------------------------
+
+
+def _walkthrough() -> list[tuple[str, list[str]]]:
+    """(code, output it shows) of each python block in the README's library section.
+
+    The output is a ```text block right after the code, else the comment lines
+    ending the code.
+    """
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    start = text.index("\n## Using boggle-opt as a library\n")
+    section = text[start : text.index("\n## ", start + 1)]
+    blocks = []
+    for m in re.finditer(r"```python\n(.*?)```\n(```text\n(.*?)```\n)?", section, re.S):
+        code, shown = m.group(1), m.group(3)
+        if shown is not None:
+            expected = shown.splitlines()
+        else:
+            lines = code.rstrip("\n").splitlines()
+            expected = []
+            while lines and lines[-1].startswith("# "):
+                expected.insert(0, lines.pop()[2:])
+        blocks.append((code, expected))
+    return blocks
+
+
+def test_readme_walkthrough_output_is_real(tmp_path: Path) -> None:
+    blocks = _walkthrough()
+    assert len(blocks) >= 3, "the README's library section lost its examples"
+    for code, expected in blocks:  # in order, in one folder: a later block reads run.jsonl
+        result = subprocess.run(
+            [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, f"README block failed:\n{code}\n{result.stderr}"
+        assert expected, f"README block shows no output:\n{code}"
+        got = result.stdout.splitlines()
+        assert got[-len(expected):] == expected, (
+            f"README block\n{code}\nprinted\n{result.stdout}but the README shows\n"
+            + "\n".join(expected)
+        )
