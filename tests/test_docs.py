@@ -364,8 +364,9 @@ def test_plugin_files_load_through_the_cli(examples: Path) -> None:
     ]
     assert plugin_files
     args = [a for f in plugin_files for a in ("--plugin", f"./{f}")]
+    env = {**_env(examples), "BOGGLE_OPT_DISABLE_PLUGIN_AUTOLOAD": "1"}  # other packages' plugins
     result = subprocess.run(
-        [exe, "plugins", *args], cwd=examples, env=_env(examples),
+        [exe, "plugins", *args], cwd=examples, env=env,
         capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 0, result.stderr
@@ -376,7 +377,7 @@ def test_plugin_files_load_through_the_cli(examples: Path) -> None:
     run = subprocess.run(
         [exe, "run", "--plugin", "./boggle_opt_greedy.py", "--searcher", "greedy",
          "--size", "3x3", "--evals", "20000", "--seed", "1", "--progress", "none"],
-        cwd=examples, env=_env(examples), capture_output=True, text=True, timeout=120,
+        cwd=examples, env=env, capture_output=True, text=True, timeout=120,
     )
     assert run.returncode == 0, run.stderr
     assert "# searcher greedy" in run.stdout and "best board" in run.stdout, run.stdout
