@@ -103,7 +103,7 @@ def test_aspiration(problem_3x3: Problem, aspiration: bool) -> None:
 
 def test_finds_a_good_3x3_board(problem_3x3: Problem) -> None:
     # lepsartes is the best 3x3 board annealing and tabu find on the embedded
-    # list; tabu reaches it in 4,000-16,000 evaluations (seeds 1-5)
+    # list; tabu reaches it in 3,600-35,000 evaluations (seeds 1-5)
     target = problem_3x3.score("lepsartes")
     for seed in range(3):
         events = TabuSearch().search(problem_3x3, np.random.default_rng(seed))
