@@ -20,9 +20,9 @@ from .driver import Budget, Consumer, Driver, RunState
 from .options import as_dict, make_options
 from .plugin_loader import Registries, load_plugins
 from .runfile import RunFileWriter
-from .search import Event, Problem, ProblemSpec
+from .search import Event, Problem, ProblemSpec, Searcher
 
-__all__ = ["DEFAULT_SECONDS", "SearchResult", "search"]
+__all__ = ["DEFAULT_SECONDS", "PreparedRun", "SearchResult", "default_budget", "prepare_run", "search"]
 
 #: the time budget of a run given none (as on the command line)
 DEFAULT_SECONDS = 60.0
@@ -99,26 +99,85 @@ def search(
     "interrupted"``.
     """
     regs = registries if registries is not None else load_plugins()
-    cls: Any
+    cls = searcher_class(searcher, regs)
+    budget = Budget(seconds, evals, target)
+    if budget.unlimited:
+        budget = default_budget(cls)
+    if seed is None:
+        seed = secrets.randbits(32)
+    run = prepare_run(
+        searcher, regs, size=size, rule=rule, wordlist=wordlist, options=options or {},
+        seed=seed, budget=budget, jobs=jobs, dictionary=dictionary,
+    )
+    everyone: list[Consumer] = list(consumers)
+    if on_event is not None:
+        everyone.append(_Callback(on_event))
+    if out is not None:
+        everyone.append(RunFileWriter(out, run.record, run.word_count))
+    driver = Driver(run.searcher, run.problem, budget, seed, everyone, jobs=jobs,
+                    settings=run.record)
+    state = driver.run()
+    return SearchResult(
+        searcher=run.record["searcher"],
+        options=run.record["options"],
+        seed=seed,
+        stop_reason=state.stop_reason,
+        evaluations=state.evaluations,
+        seconds=state.elapsed(),
+        boards=state.ranked(),
+        state=state,
+    )
+
+
+@dataclass(frozen=True)
+class PreparedRun:
+    """A searcher and its problem, ready for a Driver; shared with ``boggle-opt run``."""
+
+    searcher: Searcher
+    problem: Problem
+    #: the settings a run file records (and ``--resume`` reads back)
+    record: dict[str, Any]
+    word_count: Callable[[str], int]
+
+
+def searcher_class(searcher: str | type, regs: Registries) -> Any:
+    return regs.searchers.get(searcher) if isinstance(searcher, str) else searcher
+
+
+def default_budget(cls: Any) -> Budget:
+    """A run given no budget: to the end if exhaustive, else DEFAULT_SECONDS."""
+    return Budget() if getattr(cls, "exhaustive", False) else Budget(seconds=DEFAULT_SECONDS)
+
+
+def prepare_run(
+    searcher: str | type,
+    regs: Registries,
+    *,
+    size: str,
+    rule: str,
+    wordlist: str,
+    options: Mapping[str, object],
+    seed: int,
+    budget: Budget,
+    jobs: int = 1,
+    dictionary: Dictionary | None = None,
+    resumed: Sequence[Mapping[str, Any]] = (),
+) -> PreparedRun:
+    """Check the options, build the dictionary and the problem, and the run's record."""
     if isinstance(searcher, str):
         entry = regs.searchers.entry(searcher)
         name, cls = entry.name, entry.item
     else:
         name, cls = getattr(searcher, "name", "") or searcher.__name__, searcher
-    pairs = [(key, str(value)) for key, value in (options or {}).items()]
+    pairs = [(str(key), str(value)) for key, value in options.items()]
     opts = make_options(name, cls.Options, pairs)
     if dictionary is None:
         dictionary = load_dictionary(wordlist, rule, regs)
     cols, rows = parse_size(size)
     geometry = make_geometry(cols, rows)
-    budget = Budget(seconds, evals, target)
-    if budget.unlimited and not getattr(cls, "exhaustive", False):
-        budget = Budget(seconds=DEFAULT_SECONDS)
-    if seed is None:
-        seed = secrets.randbits(32)
     spec = ProblemSpec(wordlist, rule, cols, rows, budget.target)
-    problem = Problem(dictionary, geometry, jobs=jobs, target=budget.target, spec=spec)
-    # the record `boggle-opt run` writes, so a run file from here can be resumed
+    problem = Problem(dictionary, geometry, jobs=jobs, resumed=tuple(resumed),
+                      target=budget.target, spec=spec)
     record: dict[str, Any] = {
         "searcher": name,
         "options": as_dict(opts),
@@ -131,21 +190,5 @@ def search(
                    "target": budget.target},
         "wordlist_label": dictionary.label,
     }
-    everyone: list[Consumer] = list(consumers)
-    if on_event is not None:
-        everyone.append(_Callback(on_event))
-    if out is not None:
-        scorer = dictionary.scorer(geometry)
-        everyone.append(RunFileWriter(out, record, lambda board: len(scorer.words(board))))
-    driver = Driver(cls(opts), problem, budget, seed, everyone, jobs=jobs, settings=record)
-    state = driver.run()
-    return SearchResult(
-        searcher=name,
-        options=record["options"],
-        seed=seed,
-        stop_reason=state.stop_reason,
-        evaluations=state.evaluations,
-        seconds=state.elapsed(),
-        boards=state.ranked(),
-        state=state,
-    )
+    scorer = dictionary.scorer(geometry)
+    return PreparedRun(cls(opts), problem, record, lambda board: len(scorer.words(board)))

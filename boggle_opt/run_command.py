@@ -7,18 +7,16 @@ import secrets
 import sys
 from typing import Any, TextIO
 
-from .api import load_dictionary, make_geometry
 from .core.errors import BoggleOptError
-from .core.geometry import parse_size
 from .display import STYLES, make_display
 from .driver import Budget, Consumer, Driver, RunState
-from .options import as_dict, describe, make_options
+from .library import default_budget, prepare_run, searcher_class
+from .options import describe
 from .plugin_loader import Registries
 from .runfile import PastRun, RunFileWriter, read_run_file
-from .search import Problem, ProblemSpec, Searcher, summary_of
+from .search import summary_of
 
 DEFAULT_SIZE = "4x4"
-DEFAULT_SECONDS = 60.0  # for searchers that would otherwise run until Ctrl-C
 INTERRUPTED = 130
 
 _RESUMED_SETTINGS = ("searcher", "size", "rule", "wordlist", "seed")
@@ -137,57 +135,34 @@ def _settings(ns: argparse.Namespace) -> tuple[dict[str, Any], PastRun | None]:
 
 def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     settings, past = _settings(ns)
-    entry = regs.searchers.entry(settings["searcher"])
-    cls: Any = entry.item
-    option_pairs = [(str(k), str(v)) for k, v in dict(settings["options"] or {}).items()]
-    options = make_options(entry.name, cls.Options, option_pairs)
-    cols, rows = parse_size(str(settings["size"]))
-    geometry = make_geometry(cols, rows)
-    dictionary = load_dictionary(str(settings["wordlist"]), str(settings["rule"]), regs)
-
-    budget = _budget(ns, cls, past)
-    spec = ProblemSpec(str(settings["wordlist"]), str(settings["rule"]), cols, rows, budget.target)
-    problem = Problem(
-        dictionary,
-        geometry,
-        jobs=ns.jobs,
-        resumed=tuple(past.checkpoints) if past else (),
-        target=budget.target,
-        spec=spec,
+    budget = _budget(ns, searcher_class(str(settings["searcher"]), regs), past)
+    run = prepare_run(
+        str(settings["searcher"]), regs,
+        size=str(settings["size"]), rule=str(settings["rule"]),
+        wordlist=str(settings["wordlist"]), options=dict(settings["options"] or {}),
+        seed=int(settings["seed"]), budget=budget, jobs=ns.jobs,
+        resumed=past.checkpoints if past else (),
     )
-    searcher: Searcher = cls(options)
-    record = {
-        **settings,
-        "searcher": entry.name,
-        "options": as_dict(options),
-        "jobs": ns.jobs,
-        "budget": {"seconds": budget.seconds, "evaluations": budget.evaluations,
-                   "target": budget.target},
-        "wordlist_label": dictionary.label,
-    }
-    scorer = dictionary.scorer(geometry)
-
-    def word_count(board: str) -> int:
-        return len(scorer.words(board))
-
+    record, problem = run.record, run.problem
     consumers: list[Consumer] = []
     style = ns.progress or ("rich" if sys.stderr.isatty() else "plain")
-    title = f"{entry.name} · {dictionary.rule.name} · {geometry.size} · {dictionary.label}"
-    display = make_display(style, title, geometry.grid, sys.stderr)
+    title = (f"{record['searcher']} · {problem.dictionary.rule.name} · {record['size']} · "
+             f"{record['wordlist_label']}")
+    display = make_display(style, title, problem.geometry.grid, sys.stderr)
     if display is not None:
         consumers.append(display)
     path = ns.resume or ns.out
     if path is not None:
-        consumers.append(RunFileWriter(path, record, word_count))
+        consumers.append(RunFileWriter(path, record, run.word_count))
     driver = Driver(
-        searcher, problem, budget, int(settings["seed"]), consumers,
+        run.searcher, problem, budget, int(settings["seed"]), consumers,
         jobs=ns.jobs, settings=record, resume_segment=past.segments if past else 0,
     )
     if past is not None:
         for board, score in past.boards:
             driver.add_known(board, score)
     state = driver.run()
-    _report(state, record, geometry.grid, word_count, ns.top, out)
+    _report(state, record, problem.geometry.grid, run.word_count, ns.top, out)
     return INTERRUPTED if state.stop_reason == "interrupted" else 0
 
 
@@ -204,9 +179,7 @@ def _budget(ns: argparse.Namespace, cls: Any, past: PastRun | None) -> Budget:
             None if evals is None else max(1, evals - past.evaluations),
             old.get("target"),
         )
-    if getattr(cls, "exhaustive", False):
-        return Budget()
-    return Budget(seconds=DEFAULT_SECONDS)
+    return default_budget(cls)
 
 
 def _report(
