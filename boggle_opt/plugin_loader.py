@@ -198,9 +198,12 @@ def load_plugins(strict: bool = False, extra: Sequence[str] = ()) -> Registries:
     blocked = blocked_names()
     autoload = autoload_enabled()
 
+    used: set[str] = set()
+
     def is_blocked(origin: Origin, module: str) -> bool:
-        keys = {origin.plugin, origin.distribution, module}
-        return any(normalise(k) in blocked for k in keys)
+        hits = {normalise(k) for k in (origin.plugin, origin.distribution, module)} & blocked
+        used.update(hits)
+        return bool(hits)
 
     def register(module: ModuleType, origin: Origin) -> None:
         if origin.plugin in origins:
@@ -259,6 +262,9 @@ def load_plugins(strict: bool = False, extra: Sequence[str] = ()) -> Registries:
         register(module, info.origin)
         if not already:
             regs.plugins.append(info)
+
+    for name in sorted(blocked - used):  # a typo here would otherwise block nothing, silently
+        regs.warnings.append(f"{ENV_BLOCK} names {name!r}, which is no installed plugin")
 
     try:
         pm.check_pending()

@@ -257,6 +257,14 @@ def test_block_by_plugin_or_distribution_name(in_process_site, monkeypatch):
     status = {p.origin.plugin: p.status for p in regs.plugins}
     assert status["triple"] == status["genetic"] == plugin_loader.BLOCKED
     assert status["annealing"] == plugin_loader.LOADED
+    assert regs.warnings == []
+
+
+def test_blocking_an_unknown_plugin_is_a_warning(in_process_site, monkeypatch):
+    monkeypatch.setenv(plugin_loader.ENV_BLOCK, "genetic,gentic")
+    regs = load_plugins()
+    assert "genetic" not in regs.searchers
+    assert regs.warnings == ["BOGGLE_OPT_BLOCK_PLUGINS names 'gentic', which is no installed plugin"]
 
 
 def test_env_plugins_and_extra_load_modules_and_files(in_process_site, monkeypatch, tmp_path):
