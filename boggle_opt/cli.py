@@ -100,22 +100,20 @@ def cmd_plugins(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     out.write("plugins:\n")
     for info in regs.plugins:
         o = info.origin
-        dist = f"{o.distribution} {o.version}".strip()
         if info.status == LOADED:
             what = ", ".join(provides.get(o.plugin, [])) or "registers nothing"
         elif info.status == FAILED:
             what = f"FAILED to import: {info.detail}"
         else:
             what = f"{info.status} ({info.detail})"
-        out.write(f"  {o.plugin:<16} {dist:<24} {info.module}\n      {what}\n")
+        out.write(f"  {o.plugin:<16} {o.release:<24} {info.module}\n      {what}\n")
     for title, entries in sections:
         out.write(f"{title}:\n")
         if not entries:
             out.write("  (none)\n")
         for e in entries:
             name = e.name + (f" ({', '.join(e.aliases)})" if e.aliases else "")
-            dist = f"{e.origin.distribution} {e.origin.version}".strip()
-            out.write(f"  {name:<24} {e.summary}  [{dist}]\n")
+            out.write(f"  {name:<24} {e.summary}  [{e.origin.release}]\n")
         if title == "word lists":
             out.write(f"  {'PATH':<24} any file, one word a line  [built in]\n")
     return 0

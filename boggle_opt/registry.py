@@ -18,8 +18,13 @@ class Origin:
     distribution: str
     version: str
 
+    @property
+    def release(self) -> str:
+        """The distribution and its version ("boggle-opt 0.1.0", or "local file")."""
+        return f"{self.distribution} {self.version}".strip()
+
     def __str__(self) -> str:
-        return f"plugin {self.plugin!r} ({f'{self.distribution} {self.version}'.strip()})"
+        return f"plugin {self.plugin!r} ({self.release})"
 
 
 @dataclass(frozen=True)

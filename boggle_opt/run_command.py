@@ -94,8 +94,7 @@ def add_parsers(sub: Any) -> None:
 def cmd_searchers(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     for entry in regs.searchers.entries():
         cls = entry.item
-        dist = f"{entry.origin.distribution} {entry.origin.version}".strip()
-        out.write(f"{entry.name}: {summary_of(cls)}  [{dist}]\n")
+        out.write(f"{entry.name}: {summary_of(cls)}  [{entry.origin.release}]\n")
         for opt in describe(cls.Options):
             out.write(f"  -o {opt.name} ({opt.type}, default {opt.default!r})  {opt.help}\n")
     return 0
