@@ -76,6 +76,12 @@ def install_dist(site: Path, dist: str, modules: dict[str, str], eps: dict[str, 
         (site / f"{module}.py").write_text(textwrap.dedent(source), encoding="utf-8")
 
 
+def install_triple(site: Path) -> None:
+    """Distribution bo-triple 1.0: plugin 'triple' registers the rule 'triple'."""
+    install_dist(site, "bo-triple", {"bo_triple": TRIPLE_RULE.format(name="triple")},
+                 {"triple": "bo_triple"})
+
+
 @pytest.fixture
 def site(tmp_path: Path, cli_env: dict[str, str]) -> tuple[Path, dict[str, str]]:
     """A folder for fake distributions and a CLI environment that sees it, autoload on."""
@@ -170,11 +176,7 @@ def test_duplicate_plugin_name_names_both_distributions(site, run_cli):
 
 def test_plugins_lists_distribution_and_version(site, run_cli):
     folder, env = site
-    install_dist(
-        folder, "bo-triple",
-        {"bo_triple": TRIPLE_RULE.format(name="triple")},
-        {"triple": "bo_triple"},
-    )
+    install_triple(folder)
     result = run_cli("plugins", env=env)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
@@ -192,11 +194,7 @@ def test_plugins_lists_distribution_and_version(site, run_cli):
 
 def test_disable_autoload_keeps_the_builtins(site, run_cli):
     folder, env = site
-    install_dist(
-        folder, "bo-triple",
-        {"bo_triple": TRIPLE_RULE.format(name="triple")},
-        {"triple": "bo_triple"},
-    )
+    install_triple(folder)
     env = {**env, "BOGGLE_OPT_DISABLE_PLUGIN_AUTOLOAD": "1"}
     result = run_cli("plugins", env=env)
     assert result.returncode == 0, result.stderr
@@ -244,11 +242,7 @@ def test_requested_plugin_that_fails_is_an_error(spec, message, tmp_path, run_cl
 
 
 def test_block_by_plugin_or_distribution_name(in_process_site, monkeypatch):
-    install_dist(
-        in_process_site, "bo-triple",
-        {"bo_triple": TRIPLE_RULE.format(name="triple")},
-        {"triple": "bo_triple"},
-    )
+    install_triple(in_process_site)
     assert "triple" in load_plugins().rules
     monkeypatch.setenv(plugin_loader.ENV_BLOCK, "genetic, bo_triple")  # distribution, any spelling
     regs = load_plugins()
@@ -281,11 +275,7 @@ def test_env_plugins_and_extra_load_modules_and_files(in_process_site, monkeypat
 
 
 def test_same_module_twice_is_loaded_once(in_process_site, monkeypatch):
-    install_dist(
-        in_process_site, "bo-triple",
-        {"bo_triple": TRIPLE_RULE.format(name="triple")},
-        {"triple": "bo_triple"},
-    )
+    install_triple(in_process_site)
     regs = load_plugins(extra=["bo_triple"])
     assert [p.origin.plugin for p in regs.plugins].count("triple") == 1
 
