@@ -2,8 +2,9 @@
 
 Build the class's orderly tree; while its bound is high, force the top cell
 to each of its letters by merging trees (each merge halves the freedom);
-once a bound falls below ``switch`` times the cutoff, finish the branch with
-the orderly bound, which is cheaper per board but prunes later.
+once a bound falls to ``switch_pct`` percent of the cutoff (or to a fixed
+``switch_score``), finish the branch with the orderly bound, which is cheaper
+per board but prunes later.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class ClassSolver:
     tree: Tree | None  # the arena, reused from class to class
     cutoff: i64
     switch_pct: i64
+    switch_score: i64  # > 0: switch at this bound instead of the ratio
     # statistics of the last solve()
     n_nodes: i64
     root_bound: i64
@@ -51,6 +53,7 @@ class ClassSolver:
         self.tree = None
         self.cutoff = 0
         self.switch_pct = 150
+        self.switch_score = 0
         self._reset_stats()
 
     def _reset_stats(self) -> None:
@@ -67,10 +70,14 @@ class ClassSolver:
         """The orderly tree of a class (letter sets by cell)."""
         return self.builder.build(cell_masks)
 
-    def solve(self, cell_masks: list[int], cutoff: int, switch_pct: int = 150) -> list[str]:
+    def solve(
+        self, cell_masks: list[int], cutoff: int, switch_pct: int = 150, switch_score: int = 0
+    ) -> list[str]:
         """Boards of the class (letter sets by cell) that the bounds cannot
         rule out from scoring ``cutoff`` or more: a superset of the boards
-        that do. Boards are column-major strings."""
+        that do. Boards are column-major strings. A branch goes to the orderly
+        bound once its bound is at most ``switch_score`` if that is > 0, else
+        at most ``switch_pct`` percent of ``cutoff``."""
         self._reset_stats()
         t0 = time.perf_counter()
         tree = self.builder.build(cell_masks, self.tree)
@@ -80,6 +87,7 @@ class ClassSolver:
         self.root_bound = tree.a[tree.root + BOUND]
         self.cutoff = cutoff
         self.switch_pct = switch_pct
+        self.switch_score = switch_score
         for p in range(self.n):
             self.masks[p] = cell_masks[self.order[p]]
             self.forced[p] = 0
@@ -101,7 +109,11 @@ class ClassSolver:
         bound = tree.a[root + BOUND]
         if bound < self.cutoff:
             return
-        if level == self.n or bound * 100 <= self.switch_pct * self.cutoff:
+        if self.switch_score > 0:
+            switch = bound <= self.switch_score
+        else:
+            switch = bound * 100 <= self.switch_pct * self.cutoff
+        if level == self.n or switch:
             t0 = time.perf_counter()
             self.bounds += 1
             self.ob.run(tree, root, level, self.masks, self.forced, self.cutoff)
