@@ -76,7 +76,7 @@ def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     out.write(f"bound\t{tree.a[tree.root + BOUND]}\n")
     out.write(f"nodes\t{tree.n_nodes:,}\n")
     out.write(f"time\t{seconds:.3f} s\n")
-    out.write(f"memory\t{8 * float(tree.top) / 1e6:.1f} MB arena; peak RSS {rss1 / 1024:.0f} MB "
+    out.write(f"memory\t{4 * float(tree.top) / 1e6:.1f} MB arena; peak RSS {rss1 / 1024:.0f} MB "
               f"(+{(rss1 - rss0) / 1024:.0f} MB building)\n")
     if ns.min_score is not None:
         start = time.perf_counter()

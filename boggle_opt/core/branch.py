@@ -84,7 +84,7 @@ class ClassSolver:
         self.tree = tree
         self.build_seconds = time.perf_counter() - t0
         self.n_nodes = tree.n_nodes
-        self.root_bound = tree.a[tree.root + BOUND]
+        self.root_bound = i64(tree.a[tree.root + BOUND])
         self.cutoff = cutoff
         self.switch_pct = switch_pct
         self.switch_score = switch_score
@@ -106,7 +106,7 @@ class ClassSolver:
         return boards
 
     def _branch(self, tree: Tree, root: i64, level: i64) -> None:
-        bound = tree.a[root + BOUND]
+        bound = i64(tree.a[root + BOUND])
         if bound < self.cutoff:
             return
         if self.switch_score > 0:

@@ -7,15 +7,25 @@ its points are now certain, its choice children go on their cells' stacks.
 ``points + sum of the stacked bounds`` bounds every board below, so a branch
 is dropped as soon as it falls below the cutoff; every complete board that
 survives is a candidate, to be re-scored by the real scorer.
+
+Most letters are dropped, so a letter's bound is taken from its sum nodes'
+own bounds (a sum node's bound is its points plus its children's bounds)
+before anything is pushed; a level's stack is read once into scratch, not
+once per letter; and a stack entry keeps its position, so popping reads no
+node.
 """
 
 from __future__ import annotations
 
-from librt.vecs import append, vec
-from mypy_extensions import i64
+from typing import Final
+
+from librt.vecs import append, extend, vec
+from mypy_extensions import i32, i64
 
 from .tree import BOUND, COUNT, KIDS, MASK, POINTS, POS, Tree
 from .trie import popcount26
+
+ENTRY: Final[i64] = 3  # stack entry: choice node, previous entry of its position, position
 
 
 class OrderlyBound:
@@ -25,9 +35,10 @@ class OrderlyBound:
     cutoff: i64
     masks: vec[i64]  # letters allowed at each position
     forced: vec[i64]  # letter forced at each position so far
-    entries: vec[i64]  # pairs (choice node, previous entry of its position)
+    entries: vec[i64]  # stack entries, ENTRY words each
     head: vec[i64]  # latest entry per position, -1 if none
-    ssum: vec[i64]  # sum of the bounds stacked per position
+    depth: vec[i64]  # entries on each position's stack
+    scratch: vec[i64]  # per level: its stack's (node, mask) pairs, then a letter's sum nodes
     found: vec[i64]  # candidates, n letters each (by position)
     visits: i64  # letters tried
 
@@ -36,9 +47,10 @@ class OrderlyBound:
         self.cutoff = 0
         self.masks = vec[i64]([0] * n)
         self.forced = vec[i64]([0] * n)
-        self.entries = vec[i64]()
+        self.entries = vec[i64]([0] * 1024)
         self.head = vec[i64]([-1] * n)
-        self.ssum = vec[i64]([0] * n)
+        self.depth = vec[i64]([0] * n)
+        self.scratch = vec[i64]([0] * 1024)
         self.found = vec[i64]()
         self.visits = 0
 
@@ -54,27 +66,41 @@ class OrderlyBound:
             self.masks[p] = masks[p]
             self.forced[p] = forced[p]
             self.head[p] = -1
-            self.ssum[p] = 0
-        # every choice node of the tree may be stacked at once, at worst
-        need = 2 * (tree.top // KIDS + 1)
-        if len(self.entries) < need:
-            self.entries = vec[i64]([0] * need)
-        k = a[root + COUNT]
+            self.depth[p] = 0
+        k = i64(a[root + COUNT])
+        _room(self, 0, ENTRY * k)
+        entries = self.entries
         e: i64 = 0
         for j in range(k):
-            c = a[root + KIDS + j]
-            p = a[c + POS]
-            self.entries[e] = c
-            self.entries[e + 1] = self.head[p]
+            c = i64(a[root + KIDS + j])
+            p = i64(a[c + POS])
+            entries[e] = c
+            entries[e + 1] = self.head[p]
+            entries[e + 2] = p
             self.head[p] = e
-            self.ssum[p] += a[c + BOUND]
-            e += 2
-        _force(self, a, level, a[root + POINTS], a[root + BOUND] - a[root + POINTS], e)
+            self.depth[p] += 1
+            e += ENTRY
+        points = i64(a[root + POINTS])
+        _force(self, a, level, points, i64(a[root + BOUND]) - points, e, 0)
 
 
-def _force(st: OrderlyBound, a: vec[i64], level: i64, points: i64, rest: i64, top: i64) -> None:
-    """Try each letter at position ``level``; ``rest`` is the sum of the
-    stacked bounds of positions ``level`` and after; entries end at ``top``."""
+def _room(st: OrderlyBound, top: i64, words: i64) -> None:
+    """At least ``words`` entry words free from ``top``."""
+    if top + words > len(st.entries):
+        st.entries = _grown(st.entries, top + words)
+
+
+def _grown(v: vec[i64], words: i64) -> vec[i64]:
+    want = max(words, 2 * len(v))
+    return extend(v, vec[i64]([0] * (want - len(v))))
+
+
+def _force(
+    st: OrderlyBound, a: vec[i32], level: i64, points: i64, rest: i64, top: i64, stop: i64
+) -> None:
+    """Try each letter at position ``level``. ``rest`` is the sum of the
+    stacked bounds of positions ``level`` and after; entries end at ``top``,
+    scratch at ``stop``."""
     n = st.n
     if level == n:
         found = st.found
@@ -82,45 +108,70 @@ def _force(st: OrderlyBound, a: vec[i64], level: i64, points: i64, rest: i64, to
             found = append(found, st.forced[p])
         st.found = found
         return
+    # this level's stack, read once: (choice node, mask) pairs, and its bound
+    need = stop + 3 * st.depth[level]
+    if need > len(st.scratch):
+        st.scratch = _grown(st.scratch, need)
+    scratch = st.scratch
+    g = stop
+    level_bound: i64 = 0
+    e = st.head[level]
     entries = st.entries
-    head = st.head
-    ssum = st.ssum
+    while e >= 0:
+        c = entries[e]
+        scratch[g] = c
+        scratch[g + 1] = i64(a[c + MASK])
+        level_bound += i64(a[c + BOUND])
+        g += 2
+        e = entries[e + 1]
+    base = rest - level_bound
     cutoff = st.cutoff
-    base = rest - ssum[level]
     m = st.masks[level]
     while m != 0:
         bit: i64 = m & -m
         m ^= bit
         st.visits += 1
+        # the letter's sum nodes, and the bound they give
         p = points
         add: i64 = 0
-        e = head[level]
-        t = top
-        while e >= 0:
-            c = entries[e]
-            cm = a[c + MASK]
+        kids: i64 = 0
+        s_end = g
+        for i in range(stop, g, 2):
+            cm = scratch[i + 1]
             if (cm & bit) != 0:
-                s = a[c + KIDS + popcount26(cm & (bit - 1))]
-                p += a[s + POINTS]
-                k = a[s + COUNT]
-                for j in range(s + KIDS, s + KIDS + k):
-                    ch = a[j]
-                    q = a[ch + POS]
-                    cb = a[ch + BOUND]
-                    entries[t] = ch
-                    entries[t + 1] = head[q]
-                    head[q] = t
-                    ssum[q] += cb
-                    add += cb
-                    t += 2
-            e = entries[e + 1]
-        if p + base + add >= cutoff:
-            st.forced[level] = popcount26(bit - 1)
-            _force(st, a, level + 1, p, base + add, t)
+                s = i64(a[scratch[i] + KIDS + popcount26(cm & (bit - 1))])
+                sp = i64(a[s + POINTS])
+                p += sp
+                add += i64(a[s + BOUND]) - sp
+                kids += i64(a[s + COUNT])
+                scratch[s_end] = s
+                s_end += 1
+        if p + base + add < cutoff:
+            continue
+        # push the sum nodes' choice children on their positions' stacks
+        _room(st, top, ENTRY * kids)
+        entries = st.entries
+        head = st.head
+        depth = st.depth
+        t = top
+        for i in range(g, s_end):
+            s = scratch[i]
+            for j in range(s + KIDS, s + KIDS + i64(a[s + COUNT])):
+                ch = i64(a[j])
+                q = i64(a[ch + POS])
+                entries[t] = ch
+                entries[t + 1] = head[q]
+                entries[t + 2] = q
+                head[q] = t
+                depth[q] += 1
+                t += ENTRY
+        st.forced[level] = popcount26(bit - 1)
+        _force(st, a, level + 1, p, base + add, t, s_end)
+        scratch = st.scratch  # may have grown below
         # pop this letter's entries, newest first
+        entries = st.entries
         while t > top:
-            t -= 2
-            ch = entries[t]
-            q = a[ch + POS]
+            t -= ENTRY
+            q = entries[t + 2]
             head[q] = entries[t + 1]
-            ssum[q] -= a[ch + BOUND]
+            depth[q] -= 1

@@ -10,11 +10,15 @@ letters. No board of the class scores more than the root's bound.
 Inside the core a cell is named by its position in the cell order (0 is
 nearest the root), so a path's cells sort by sorting their bits.
 
-Arena layout (one ``vec[i64]``; nodes are immutable once written, so forced
-trees share every subtree they do not change):
+Arena layout (one ``vec[i32]``: half the memory and cache lines of 64-bit
+words; nodes are immutable once written, so forced trees share every subtree
+they do not change):
   sum node:    [points, bound, k, choice child 0 .. k-1]   (children by position)
   choice node: [position, bound, letter mask, sum child 0 .. popcount-1]
-Forcing appends new nodes at ``top``; a caller truncates by resetting ``top``.
+A sum node's own choice children follow it directly (a "family"), so the
+orderly bound, which reads a sum node and then its children, finds them in
+the same or the next cache line. Forcing appends new nodes at ``top``; a
+caller truncates by resetting ``top``.
 """
 
 from __future__ import annotations
@@ -41,6 +45,10 @@ MASK: Final[i64] = 2  # choice node: letters with a child
 KIDS: Final[i64] = 3
 NBR_STRIDE: Final[i64] = 9  # count, then up to 8 neighbour positions
 I32_MAX: Final[i64] = (1 << 31) - 1
+# The arena and the build records grow by this many zeroed words at a time:
+# ``extend`` reallocates in place where it can, so growing never holds two
+# copies (a slice-and-extend doubling peaked at three).
+GROW: Final[i64] = 1 << 20
 # Used-cell masks are shifted by positions: mypyc compiles ``1 << p`` as a
 # 32-bit shift, so positions stay below 31.
 MAX_CELLS: Final[i64] = 31
@@ -70,16 +78,34 @@ def cell_order(geometry: Geometry) -> list[int]:
     return order
 
 
+def zeros32(words: i64) -> vec[i32]:
+    """A vector of ``words`` zeros (built in blocks: no boxed list on the way)."""
+    return grown32(vec[i32](), words, words)
+
+
+def grown32(v: vec[i32], words: i64, want: i64 = 0) -> vec[i32]:
+    """``v`` with zeros appended to at least ``words`` words: to ``want`` if
+    given, else half as big again."""
+    if want < words:
+        want = max(words, len(v) + len(v) // 2)
+    block = vec[i32]([0] * min(want - len(v), GROW))
+    while len(v) + len(block) <= want:
+        v = extend(v, block)
+    if len(v) < want:
+        v = extend(v, block[: want - len(v)])
+    return v
+
+
 class Tree:
     """An arena of orderly-tree nodes and the root of the class's tree."""
 
-    a: vec[i64]
+    a: vec[i32]
     top: i64
     root: i64
     n: i64
     n_nodes: i64  # sum and choice nodes of the built tree
 
-    def __init__(self, a: vec[i64], top: i64, root: i64, n: i64, n_nodes: i64) -> None:
+    def __init__(self, a: vec[i32], top: i64, root: i64, n: i64, n_nodes: i64) -> None:
         self.a = a
         self.top = top
         self.root = root
@@ -87,16 +113,13 @@ class Tree:
         self.n_nodes = n_nodes
 
     def bound(self, node: i64) -> i64:
-        return self.a[node + BOUND]
+        return i64(self.a[node + BOUND])
 
     def _reserve(self, words: i64) -> i64:
         """Index of ``words`` fresh words at the top of the arena."""
         at = self.top
-        while at + words > len(self.a):
-            # half as big again (or a first block); unused words are always
-            # written before they are read
-            a = self.a
-            self.a = extend(a, a[: len(a) // 2]) if len(a) > 64 else vec[i64]([0] * 1024)
+        if at + words > len(self.a):
+            self.a = grown32(self.a, at + words)
         self.top = at + words
         return at
 
@@ -106,39 +129,46 @@ class Tree:
         """The tree of the boards with ``letter`` at position ``pos``, the
         first unforced position: the letter's subtree merged into the rest."""
         a = self.a
-        k = a[root + COUNT]
-        if k == 0 or a[a[root + KIDS] + POS] != pos:
+        k = i64(a[root + COUNT])
+        if k == 0 or a[i64(a[root + KIDS]) + POS] != pos:
             return root  # no word uses this cell: every letter gives the same tree
-        choice = a[root + KIDS]
-        mask = a[choice + MASK]
+        choice = i64(a[root + KIDS])
+        mask = i64(a[choice + MASK])
         bit: i64 = 1 << letter
         if (mask & bit) == 0:
             # only the words that skip the cell remain
             at = self._reserve(KIDS + k - 1)
             a = self.a
             a[at + POINTS] = a[root + POINTS]
-            a[at + BOUND] = a[root + BOUND] - a[choice + BOUND]
-            a[at + COUNT] = k - 1
+            a[at + BOUND] = i32(i64(a[root + BOUND]) - i64(a[choice + BOUND]))
+            a[at + COUNT] = i32(k - 1)
             for j in range(1, k):
                 a[at + KIDS + j - 1] = a[root + KIDS + j]
             return at
-        sub = a[choice + KIDS + popcount26(mask & (bit - 1))]
+        sub = i64(a[choice + KIDS + popcount26(mask & (bit - 1))])
         return self._merge_sum(root, 1, sub, 0)
 
     def _merge_sum(self, s1: i64, skip1: i64, s2: i64, skip2: i64) -> i64:
         """A new sum node: s1 and s2 added, ignoring their first ``skip``
-        children. Children present in only one are shared, not copied."""
+        children. Children present in only one are shared, not copied; the
+        merged choice children are written right after the new node."""
         a = self.a
-        k1 = a[s1 + COUNT]
-        k2 = a[s2 + COUNT]
-        # count the union of the two position-sorted child lists
+        k1 = i64(a[s1 + COUNT])
+        k2 = i64(a[s2 + COUNT])
+        # count the union of the two position-sorted child lists, and the
+        # words of the choice nodes both have (merged here)
         i = skip1
         j = skip2
         k: i64 = 0
+        words: i64 = 0
         while i < k1 or j < k2:
             if i < k1 and j < k2:
-                p1 = a[a[s1 + KIDS + i] + POS]
-                p2 = a[a[s2 + KIDS + j] + POS]
+                c1 = i64(a[s1 + KIDS + i])
+                c2 = i64(a[s2 + KIDS + j])
+                p1 = i64(a[c1 + POS])
+                p2 = i64(a[c2 + POS])
+                if p1 == p2:
+                    words += KIDS + popcount26(i64(a[c1 + MASK]) | i64(a[c2 + MASK]))
                 if p1 <= p2:
                     i += 1
                 if p2 <= p1:
@@ -148,24 +178,26 @@ class Tree:
             else:
                 j += 1
             k += 1
-        at = self._reserve(KIDS + k)
+        at = self._reserve(KIDS + k + words)
         a = self.a
-        points = a[s1 + POINTS] + a[s2 + POINTS]
-        a[at + POINTS] = points
-        a[at + COUNT] = k
+        points = i64(a[s1 + POINTS]) + i64(a[s2 + POINTS])
+        a[at + POINTS] = i32(points)
+        a[at + COUNT] = i32(k)
         i = skip1
         j = skip2
-        out: i64 = 0
+        out = at + KIDS
+        fam = at + KIDS + k  # next merged choice node of the family
         bound = points
         while i < k1 or j < k2:
             child: i64 = 0
             if i < k1 and j < k2:
-                c1 = a[s1 + KIDS + i]
-                c2 = a[s2 + KIDS + j]
-                p1 = a[c1 + POS]
-                p2 = a[c2 + POS]
+                c1 = i64(a[s1 + KIDS + i])
+                c2 = i64(a[s2 + KIDS + j])
+                p1 = i64(a[c1 + POS])
+                p2 = i64(a[c2 + POS])
                 if p1 == p2:
-                    child = self._merge_choice(c1, c2)
+                    child = fam
+                    fam += self._merge_choice(fam, c1, c2)
                     a = self.a
                     i += 1
                     j += 1
@@ -176,30 +208,28 @@ class Tree:
                     child = c2
                     j += 1
             elif i < k1:
-                child = a[s1 + KIDS + i]
+                child = i64(a[s1 + KIDS + i])
                 i += 1
             else:
-                child = a[s2 + KIDS + j]
+                child = i64(a[s2 + KIDS + j])
                 j += 1
-            a[at + KIDS + out] = child
+            a[out] = i32(child)
             out += 1
-            bound += a[child + BOUND]
-        a[at + BOUND] = bound
+            bound += i64(a[child + BOUND])
+        a[at + BOUND] = i32(bound)
         return at
 
-    def _merge_choice(self, c1: i64, c2: i64) -> i64:
-        """A new choice node for one cell: per letter, the two sum children added."""
+    def _merge_choice(self, at: i64, c1: i64, c2: i64) -> i64:
+        """Write at ``at`` (reserved) the choice node for one cell that adds,
+        per letter, the sum children of c1 and c2; return its size in words."""
         a = self.a
-        m1 = a[c1 + MASK]
-        m2 = a[c2 + MASK]
+        m1 = i64(a[c1 + MASK])
+        m2 = i64(a[c2 + MASK])
         mask = m1 | m2
-        k = popcount26(mask)
-        at = self._reserve(KIDS + k)
-        a = self.a
         a[at + POS] = a[c1 + POS]
-        a[at + MASK] = mask
+        a[at + MASK] = i32(mask)
         bound: i64 = 0
-        out: i64 = 0
+        out = at + KIDS
         i: i64 = 0
         j: i64 = 0
         m = mask
@@ -208,23 +238,23 @@ class Tree:
             m ^= bit
             child: i64 = 0
             if (m1 & bit) != 0 and (m2 & bit) != 0:
-                child = self._merge_sum(a[c1 + KIDS + i], 0, a[c2 + KIDS + j], 0)
+                child = self._merge_sum(i64(a[c1 + KIDS + i]), 0, i64(a[c2 + KIDS + j]), 0)
                 a = self.a
                 i += 1
                 j += 1
             elif (m1 & bit) != 0:
-                child = a[c1 + KIDS + i]
+                child = i64(a[c1 + KIDS + i])
                 i += 1
             else:
-                child = a[c2 + KIDS + j]
+                child = i64(a[c2 + KIDS + j])
                 j += 1
-            a[at + KIDS + out] = child
+            a[out] = i32(child)
             out += 1
-            b = a[child + BOUND]
+            b = i64(a[child + BOUND])
             if b > bound:
                 bound = b
-        a[at + BOUND] = bound
-        return at
+        a[at + BOUND] = i32(bound)
+        return out - at
 
 
 class TreeBuilder:
@@ -341,8 +371,8 @@ class TreeBuilder:
         if top + n * (n + 28) > len(b):
             if len(b) > I32_MAX // 2:
                 raise ValueError("class too big: its tree needs more than 2**31 record words")
-            # half as big again; new records are cleared as they are made
-            b = extend(b, b[: len(b) // 2])
+            # new records are cleared as they are made
+            b = grown32(b, top + n * (n + 28))
             self.b = b
         masks = self.masks
         counts = self.counts
@@ -430,20 +460,28 @@ class TreeBuilder:
             h = (h + 1) & (cap - 1)
 
     def _freeze(self, into: Tree | None) -> Tree:
-        """Copy the build records into an arena, depth first, with bounds."""
+        """Copy the build records into an arena, depth first by families, with bounds."""
         recs = self.n_records
         if into is None:
-            tree = Tree(vec[i64](), 0, 0, self.n, recs)
+            tree = Tree(vec[i32](), 0, 0, self.n, recs)
         else:
             tree = into
             tree.top = 0
             tree.n = self.n
             tree.n_nodes = recs
-        tree._reserve(KIDS * recs + recs)  # headers plus one slot per edge
-        top = vec[i64]([0])
-        tree.root = _freeze_sum(self.b, tree.a, self.masks, self.counts, self.n, top, 0, -1)
+        words = KIDS * recs + recs  # headers plus one slot per edge
+        if words > I32_MAX:
+            raise ValueError("class too big: its tree needs more than 2**31 arena words")
+        tree._reserve(words)
+        top = vec[i64]([KIDS + self._kids(0, -1)])
+        _freeze_sum(self.b, tree.a, self.masks, self.counts, self.n, top, 0, -1, 0)
+        tree.root = 0
         tree.top = top[0]
         return tree
+
+    def _kids(self, rec: i64, base: i64) -> i64:
+        """Words of a sum record's choice children in the arena."""
+        return _family_words(self.b, self.counts, self.n, rec, base)
 
 
 def _dfs(
@@ -479,67 +517,74 @@ def _dfs(
 
 # Freezing: module-level functions with the vectors as arguments (attribute
 # reads would cost reference counting per node); ``top[0]`` is the arena's
-# fill, whose capacity the caller has already reserved.
+# fill, whose capacity the caller has already reserved. A sum node is written
+# at ``at`` (reserved with its family), its choice children right after its
+# child slots, and each of their sum children later, family by family.
+
+
+def _family_words(b: vec[i32], counts: vec[i64], n: i64, rec: i64, base: i64) -> i64:
+    """Words of a sum record's node plus its choice children."""
+    words: i64 = 0
+    for j in range(rec + 1, rec + n - base):
+        c = i64(b[j])
+        if c != 0:
+            words += 1 + KIDS
+            pos = i64(b[c])
+            for x in range(c + 1, c + 1 + counts[pos]):
+                if b[x] != 0:
+                    words += 1
+    return words
 
 
 def _freeze_sum(
-    b: vec[i32], a: vec[i64], masks: vec[i64], counts: vec[i64], n: i64, top: vec[i64],
-    rec: i64, base: i64,
+    b: vec[i32], a: vec[i32], masks: vec[i64], counts: vec[i64], n: i64, top: vec[i64],
+    rec: i64, base: i64, at: i64,
 ) -> i64:
+    """Write a sum record's node and its family at ``at``; return its bound."""
     k: i64 = 0
     for j in range(rec + 1, rec + n - base):
         if b[j] != 0:
             k += 1
-    at = top[0]
-    top[0] = at + KIDS + k
     points = i64(b[rec])
     bound = points
     out = at + KIDS
+    fam = at + KIDS + k
     for pos in range(base + 1, n):
         c = i64(b[rec + pos - base])
         if c != 0:
-            child = _freeze_choice(b, a, masks, counts, n, top, c, pos)
-            a[out] = child
+            a[out] = i32(fam)
             out += 1
-            bound += a[child + BOUND]
-    a[at + POINTS] = points
-    a[at + BOUND] = bound
-    a[at + COUNT] = k
-    return at
-
-
-def _freeze_choice(
-    b: vec[i32], a: vec[i64], masks: vec[i64], counts: vec[i64], n: i64, top: vec[i64],
-    rec: i64, pos: i64,
-) -> i64:
-    k: i64 = 0
-    mask: i64 = 0
-    m = masks[pos]
-    j = rec + 1
-    while m != 0:
-        bit: i64 = m & -m
-        m ^= bit
-        if b[j] != 0:
-            k += 1
-            mask |= bit
-        j += 1
-    at = top[0]
-    top[0] = at + KIDS + k
-    bound: i64 = 0
-    out = at + KIDS
-    for j in range(rec + 1, rec + 1 + counts[pos]):
-        s = i64(b[j])
-        if s != 0:
-            child = _freeze_sum(b, a, masks, counts, n, top, s, pos)
-            a[out] = child
-            out += 1
-            cb = a[child + BOUND]
-            if cb > bound:
-                bound = cb
-    a[at + POS] = pos
-    a[at + BOUND] = bound
-    a[at + MASK] = mask
-    return at
+            # the choice node: mask and slots now, each sum child's family at the top
+            mask: i64 = 0
+            cb: i64 = 0
+            slot = fam + KIDS
+            m = masks[pos]
+            j = c + 1
+            while m != 0:
+                bit: i64 = m & -m
+                m ^= bit
+                s = i64(b[j])
+                j += 1
+                if s != 0:
+                    mask |= bit
+                    child = top[0]
+                    top[0] = child + KIDS + _family_words(b, counts, n, s, pos)
+                    sb = _freeze_sum(b, a, masks, counts, n, top, s, pos, child)
+                    a[slot] = i32(child)
+                    slot += 1
+                    if sb > cb:
+                        cb = sb
+            a[fam + POS] = i32(pos)
+            a[fam + BOUND] = i32(cb)
+            a[fam + MASK] = i32(mask)
+            fam = slot
+            bound += cb
+    if bound > I32_MAX:
+        raise ValueError("class too big: a bound of its tree exceeds 2**31")
+    a[at + POINTS] = i32(points)
+    a[at + BOUND] = i32(bound)
+    a[at + COUNT] = i32(k)
+    return bound
 
 
 def _slot(key: i64, cap: i64) -> i64:

@@ -1,0 +1,111 @@
+"""Solve each board class of a file in one process and print what it cost.
+
+    python benchmarks/bnb_classes.py CLASSFILE --size CxR --min-score S
+        [--switch-score N | --switch RATIO] [--wordlist W] [--rule R] [--only I,J]
+
+CLASSFILE has one class a line, one letter set per cell, column-major,
+separated by spaces (the format ``boggle-opt bound`` reads); a second
+tab-separated column, if present, is a reference CPU time in seconds (the
+research C++'s, in ``../shared/anchors/``). Lines starting with ``#`` are
+comments. Each class is solved (tree, forcing, orderly bound) and its
+candidates re-scored, as ``bnb`` does, and the line printed: CPU seconds,
+tree nodes, the phases, peak RSS so far, boards found and the ratio to the
+reference. The totals follow: CPU, peak RSS and the total ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def read_classes(path: Path) -> list[tuple[str, float | None]]:
+    out: list[tuple[str, float | None]] = []
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        ref = float(cols[1]) if len(cols) > 1 and cols[1].strip() else None
+        out.append((cols[0].strip(), ref))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("classfile", type=Path)
+    ap.add_argument("--size", required=True, help="CxR, e.g. 3x4")
+    ap.add_argument("--min-score", type=int, required=True)
+    ap.add_argument("--switch-score", type=int, default=0,
+                    help="switch to the orderly bound once a bound is at most this")
+    ap.add_argument("--switch", type=float, default=1.5,
+                    help="without --switch-score: switch once a bound is at most this x min-score")
+    ap.add_argument("--wordlist", default="enable2k")
+    ap.add_argument("--rule", default="standard")
+    ap.add_argument("--only", default="", help="comma-separated 0-based class indices to run")
+    ns = ap.parse_args()
+    os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
+
+    from boggle_opt.api import load_dictionary, make_geometry, parse_size
+    from boggle_opt.classes import letter_mask, parse_class
+    from boggle_opt.core.branch import ClassSolver
+
+    try:
+        classes = read_classes(ns.classfile)
+        cols, rows = parse_size(ns.size)
+        geometry = make_geometry(cols, rows)
+        parsed = [parse_class(text, geometry) for text, _ in classes]
+    except (OSError, ValueError) as err:
+        print(f"bnb_classes: {err}", file=sys.stderr)
+        return 2
+    picked = [int(i) for i in ns.only.split(",")] if ns.only else list(range(len(classes)))
+
+    t0 = time.process_time()
+    d = load_dictionary(ns.wordlist, ns.rule)
+    scorer = d.scorer(geometry)
+    solver = ClassSolver(d.trie, geometry)
+    setup = time.process_time() - t0
+    switch = f"switch score {ns.switch_score}" if ns.switch_score else f"switch {ns.switch}x"
+    print(f"# {ns.classfile.name}: {len(picked)} of {len(classes)} classes, {ns.size}, "
+          f"{ns.wordlist} {ns.rule}, min score {ns.min_score}, {switch}; "
+          f"setup {setup:.2f} s CPU, load {os.getloadavg()[0]:.1f}")
+    print("# i\tcpu s\tref s\tratio\tnodes\troot bound\tbuild s\tforce s\torderly s"
+          "\tpeak MB\tcandidates\tboards")
+    total = 0.0
+    ref_total = 0.0
+    ref_ours = 0.0  # our CPU over the classes that have a reference
+    for i in picked:
+        masks = [letter_mask(s) for s in parsed[i]]
+        c0 = time.process_time()
+        candidates = solver.solve(masks, ns.min_score, round(ns.switch * 100), ns.switch_score)
+        boards = [b for b in candidates if scorer.score(b) >= ns.min_score]
+        cpu = time.process_time() - c0
+        total += cpu
+        ref = classes[i][1]
+        ratio = ""
+        if ref:
+            ref_total += ref
+            ref_ours += cpu
+            ratio = f"{cpu / ref:.2f}"
+        print(f"{i}\t{cpu:.2f}\t{ref if ref is not None else ''}\t{ratio}\t{solver.n_nodes}\t"
+              f"{solver.root_bound}\t{solver.build_seconds:.2f}\t{solver.force_seconds:.2f}\t"
+              f"{solver.bound_seconds:.2f}\t{peak_mb():.0f}\t{len(candidates)}\t{len(boards)}",
+              flush=True)
+    line = f"total CPU {total:.1f} s; peak RSS {peak_mb():.0f} MB"
+    if ref_total:
+        line += f"; reference {ref_total:.1f} s; ratio {ref_ours / ref_total:.2f}"
+    print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
