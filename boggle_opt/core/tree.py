@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from librt.vecs import extend, vec
+from librt.vecs import append, extend, vec
 from mypy_extensions import i32, i64
 
 from .geometry import Geometry
@@ -53,6 +53,15 @@ GROW: Final[i64] = 1 << 20
 # 32-bit shift, so positions stay below 31.
 MAX_CELLS: Final[i64] = 31
 REPEATS_BIT: Final[i64] = 1 << 40
+# ``pass_bit`` of the counting search, which takes every path
+ALL_PATHS: Final[i64] = (1 << 31) - 1
+# Paths one build pass may record. The records take about 8 words a path's
+# new nodes, so this bounds their memory (about 100 MB on 4x4) whatever the
+# class; a class with more paths is built in more passes, each a search.
+PASS_PATHS: Final[i64] = 1_000_000
+# Childless sum nodes with the same points are the same node (a third of a
+# tree's nodes on 4x4): built trees share one per points value below this.
+LEAF_LIMIT: Final[i64] = 1 << 12
 
 
 def cell_order(geometry: Geometry) -> list[int]:
@@ -85,9 +94,10 @@ def zeros32(words: i64) -> vec[i32]:
 
 def grown32(v: vec[i32], words: i64, want: i64 = 0) -> vec[i32]:
     """``v`` with zeros appended to at least ``words`` words: to ``want`` if
-    given, else half as big again."""
+    given, else an eighth bigger."""
     if want < words:
-        want = max(words, len(v) + len(v) // 2)
+        # an eighth more: the arena's pages are all touched, so slack costs memory
+        want = max(words, len(v) + len(v) // 8)
     block = vec[i32]([0] * min(want - len(v), GROW))
     while len(v) + len(block) <= want:
         v = extend(v, block)
@@ -280,6 +290,12 @@ class TreeBuilder:
     prev_letter: vec[i64]
     prev_rec: vec[i64]
     prev_len: i64
+    pass_bit: i64  # the position every recorded path of this pass uses
+    blocked: i64  # the positions before it, which no path of this pass uses
+    paths_at: vec[i64]  # paths by first position and its letter (26 a position)
+    leaves: vec[i64]  # the shared childless sum node of each points value, or -1
+    pass_paths: i64  # at most this many paths a pass, unless one letter has more
+    passes: i64  # passes of the last build
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int]) -> None:
         n = geometry.n
@@ -320,11 +336,24 @@ class TreeBuilder:
         self.prev_letter = vec[i64]([0] * n)
         self.prev_rec = vec[i64]([0] * n)
         self.prev_len = 0
+        self.pass_bit = 0
+        self.blocked = 0
+        self.paths_at = vec[i64]([0] * (26 * n))
+        self.leaves = vec[i64]([-1] * LEAF_LIMIT)
+        self.pass_paths = PASS_PATHS
+        self.passes = 0
 
     def build(self, cell_masks: list[int], into: Tree | None = None) -> Tree:
         """The orderly tree of the class with letters ``cell_masks[cell]``
         (bit k = letter a+k) at each cell. With ``into``, that tree's arena is
-        reused (the tree it held is overwritten)."""
+        reused (the tree it held is overwritten).
+
+        The root's subtrees are built one at a time, by the first position of
+        their paths: the build records then hold one subtree, not the tree
+        (half the peak memory on 4x4), and stay warmer in the cache. The
+        paths of subtree ``p`` are searched among positions ``p`` and after,
+        so the search repeats some work (about twice one full search, which
+        is a small part of a build)."""
         n = self.n
         if len(cell_masks) != n:
             raise ValueError(f"a class needs {n} letter sets, got {len(cell_masks)}")
@@ -334,32 +363,129 @@ class TreeBuilder:
                 raise ValueError("each cell needs a non-empty set of letters a-z")
             self.masks[p] = m
             self.counts[p] = popcount26(m)
+        tree = into if into is not None else Tree(vec[i32](), 0, 0, n, 0)
+        tree.top = 0
+        tree.n = n
+        nodes: i64 = 1  # the root
+        kid_pos = vec[i64]()  # the root's choice children: position, mask, bound, first sum child
+        kid_mask = vec[i64]()
+        kid_bound = vec[i64]()
+        kid_first = vec[i64]()
+        sums = vec[i64]()  # their sum children, in order
+        for i in range(26 * n):
+            self.paths_at[i] = 0
+        for i in range(LEAF_LIMIT):
+            self.leaves[i] = -1
+        self._search(0, ALL_PATHS, 0)
+        self.passes = 0
+        for p in range(n):
+            full = self.masks[p]
+            left = full
+            first_sum = len(sums)
+            mask: i64 = 0
+            cb: i64 = 0
+            while left != 0:
+                # the next letters of this position, as many as the budget takes
+                group: i64 = 0
+                paths: i64 = 0
+                while left != 0:
+                    bit: i64 = left & -left
+                    more = self.paths_at[p * 26 + popcount26(bit - 1)]
+                    if group != 0 and paths + more > self.pass_paths:
+                        break
+                    group |= bit
+                    paths += more
+                    left ^= bit
+                if paths == 0:
+                    continue  # no path starts its sorted cells here with these letters
+                self.masks[p] = group
+                self.counts[p] = popcount26(group)
+                self._clear()
+                self._search(p, 1 << p, (1 << p) - 1)
+                self.passes += 1
+                nodes += self.n_records - 2  # the root, and the choice node at p (added below)
+                # freeze the sum nodes under this position's choice record
+                top = vec[i64]([tree._reserve(KIDS * self.n_records + self.n_records)])
+                b = self.b
+                j = i64(b[1 + p]) + 1  # the root record's slot for p, then its choice record
+                m = group
+                while m != 0:
+                    bit = m & -m
+                    m ^= bit
+                    srec = i64(b[j])
+                    j += 1
+                    if srec != 0:
+                        mask |= bit
+                        child = _freeze_sum(b, tree.a, self.masks, self.counts, self.leaves, n, top, srec, p)
+                        sums = append(sums, child)
+                        cb = max(cb, i64(tree.a[child + BOUND]))
+                tree.top = top[0]
+            self.masks[p] = full
+            self.counts[p] = popcount26(full)
+            if mask != 0:
+                nodes += 1
+                kid_pos = append(kid_pos, p)
+                kid_mask = append(kid_mask, mask)
+                kid_bound = append(kid_bound, cb)
+                kid_first = append(kid_first, first_sum)
+        # the root's family
+        k = len(kid_pos)
+        at = tree._reserve(KIDS + k + k * KIDS + len(sums))
+        a = tree.a
+        bound: i64 = 0
+        fam = at + KIDS + k
+        for i in range(k):
+            a[at + KIDS + i] = i32(fam)
+            a[fam + POS] = i32(kid_pos[i])
+            a[fam + BOUND] = i32(kid_bound[i])
+            a[fam + MASK] = i32(kid_mask[i])
+            end = kid_first[i + 1] if i + 1 < k else len(sums)
+            for x in range(kid_first[i], end):
+                a[fam + KIDS + x - kid_first[i]] = i32(sums[x])
+            fam += KIDS + end - kid_first[i]
+            bound += kid_bound[i]
+        if bound > I32_MAX:
+            raise ValueError("class too big: a bound of its tree exceeds 2**31")
+        a[at + POINTS] = 0
+        a[at + BOUND] = i32(bound)
+        a[at + COUNT] = i32(k)
+        tree.root = at
+        tree.n_nodes = nodes
+        return tree
+
+    def _search(self, start: i64, pass_bit: i64, blocked: i64) -> None:
+        """Every path over positions ``start`` and after (the ``blocked`` ones
+        before it are never entered) that uses ``pass_bit``: recorded, or
+        counted if that is ALL_PATHS."""
+        self.pass_bit = pass_bit
+        self.blocked = blocked
+        root_word = self.trie_nodes[0]
+        rmask = root_word & LETTER_MASK
+        first = (root_word >> CHILD_SHIFT) & CHILD_MASK
+        for q in range(start, self.n):
+            m = self.masks[q] & rmask
+            while m != 0:
+                bit: i64 = m & -m
+                m ^= bit
+                self.letter_at[q] = popcount26(bit - 1)
+                _dfs(
+                    self, self.trie_nodes, self.trie_points, self.nbrs, self.masks,
+                    self.letter_at, q, first + popcount26(rmask & (bit - 1)), blocked | (1 << q),
+                )
+
+    def _clear(self) -> None:
+        """Empty build records (just the root) and duplicate set."""
+        n = self.n
         if len(self.b) < 1 + n:
             self.b = vec[i32]([0] * (64 * (n + 28)))
-        self.prev_len = 0
         for i in range(1 + n):
             self.b[i] = 0  # the root: no points, no children
         self.b_top = 1 + n
         self.n_records = 1
+        self.prev_len = 0
         if self.n_seen > 0:
-            for i in range(len(self.seen)):
-                self.seen[i] = 0
+            self.seen = vec[i64]([0] * 1024)
         self.n_seen = 0
-        root_word = self.trie_nodes[0]
-        rmask = root_word & LETTER_MASK
-        first = (root_word >> CHILD_SHIFT) & CHILD_MASK
-        for p in range(n):
-            m = self.masks[p] & rmask
-            while m != 0:
-                bit: i64 = m & -m
-                m ^= bit
-                letter = popcount26(bit - 1)
-                self.letter_at[p] = letter
-                _dfs(
-                    self, self.trie_nodes, self.trie_points, self.nbrs, self.masks,
-                    self.letter_at, p, first + popcount26(rmask & (bit - 1)), 1 << p,
-                )
-        return self._freeze(into)
 
     def _add(self, word: i64, used: i64, tagged: i64) -> None:
         """Add one path's word: its cells in position order, each a choice
@@ -459,30 +585,6 @@ class TreeBuilder:
                 return True
             h = (h + 1) & (cap - 1)
 
-    def _freeze(self, into: Tree | None) -> Tree:
-        """Copy the build records into an arena, depth first by families, with bounds."""
-        recs = self.n_records
-        if into is None:
-            tree = Tree(vec[i32](), 0, 0, self.n, recs)
-        else:
-            tree = into
-            tree.top = 0
-            tree.n = self.n
-            tree.n_nodes = recs
-        words = KIDS * recs + recs  # headers plus one slot per edge
-        if words > I32_MAX:
-            raise ValueError("class too big: its tree needs more than 2**31 arena words")
-        tree._reserve(words)
-        top = vec[i64]([KIDS + self._kids(0, -1)])
-        _freeze_sum(self.b, tree.a, self.masks, self.counts, self.n, top, 0, -1, 0)
-        tree.root = 0
-        tree.top = top[0]
-        return tree
-
-    def _kids(self, rec: i64, base: i64) -> i64:
-        """Words of a sum record's choice children in the arena."""
-        return _family_words(self.b, self.counts, self.n, rec, base)
-
 
 def _dfs(
     bld: TreeBuilder, nodes: vec[i64], points: vec[i64], nbrs: vec[i64], masks: vec[i64],
@@ -490,10 +592,15 @@ def _dfs(
 ) -> None:
     """Every path from trie ``node`` reached at ``pos`` over the class's letters."""
     w = nodes[node]
-    if (w & WORD_BIT) != 0:
+    if (w & WORD_BIT) != 0 and (used & bld.pass_bit) != 0:
         tagged = points[node]
         if (tagged & (REPEATS_BIT - 1)) > 0:
-            bld._add(node, used, tagged)
+            if bld.pass_bit == ALL_PATHS:
+                # counting: paths by their first position and its letter
+                first_pos = popcount26((used & -used) - 1)
+                bld.paths_at[first_pos * 26 + letter_at[first_pos]] += 1
+            else:
+                bld._add(node, used ^ bld.blocked, tagged)
     mask = w & LETTER_MASK
     if mask == 0:
         return
@@ -517,35 +624,35 @@ def _dfs(
 
 # Freezing: module-level functions with the vectors as arguments (attribute
 # reads would cost reference counting per node); ``top[0]`` is the arena's
-# fill, whose capacity the caller has already reserved. A sum node is written
-# at ``at`` (reserved with its family), its choice children right after its
-# child slots, and each of their sum children later, family by family.
+# fill, whose capacity the caller has already reserved. A sum node takes its
+# family (the node, then its choice children) at the top, then each of its
+# choice children's sum children does the same.
 
 
-def _family_words(b: vec[i32], counts: vec[i64], n: i64, rec: i64, base: i64) -> i64:
-    """Words of a sum record's node plus its choice children."""
-    words: i64 = 0
+def _freeze_sum(
+    b: vec[i32], a: vec[i32], masks: vec[i64], counts: vec[i64], leaves: vec[i64], n: i64,
+    top: vec[i64], rec: i64, base: i64,
+) -> i64:
+    """Write a sum record's node and its family at the top; return the node."""
+    k: i64 = 0
+    words = KIDS
     for j in range(rec + 1, rec + n - base):
         c = i64(b[j])
         if c != 0:
+            k += 1
             words += 1 + KIDS
             pos = i64(b[c])
             for x in range(c + 1, c + 1 + counts[pos]):
                 if b[x] != 0:
                     words += 1
-    return words
-
-
-def _freeze_sum(
-    b: vec[i32], a: vec[i32], masks: vec[i64], counts: vec[i64], n: i64, top: vec[i64],
-    rec: i64, base: i64, at: i64,
-) -> i64:
-    """Write a sum record's node and its family at ``at``; return its bound."""
-    k: i64 = 0
-    for j in range(rec + 1, rec + n - base):
-        if b[j] != 0:
-            k += 1
     points = i64(b[rec])
+    if k == 0 and points < LEAF_LIMIT:
+        shared = leaves[points]
+        if shared >= 0:
+            return shared
+        leaves[points] = top[0]
+    at = top[0]
+    top[0] = at + words
     bound = points
     out = at + KIDS
     fam = at + KIDS + k
@@ -554,7 +661,7 @@ def _freeze_sum(
         if c != 0:
             a[out] = i32(fam)
             out += 1
-            # the choice node: mask and slots now, each sum child's family at the top
+            # the choice node: mask and slots here, its sum children's families at the top
             mask: i64 = 0
             cb: i64 = 0
             slot = fam + KIDS
@@ -567,11 +674,10 @@ def _freeze_sum(
                 j += 1
                 if s != 0:
                     mask |= bit
-                    child = top[0]
-                    top[0] = child + KIDS + _family_words(b, counts, n, s, pos)
-                    sb = _freeze_sum(b, a, masks, counts, n, top, s, pos, child)
+                    child = _freeze_sum(b, a, masks, counts, leaves, n, top, s, pos)
                     a[slot] = i32(child)
                     slot += 1
+                    sb = i64(a[child + BOUND])
                     if sb > cb:
                         cb = sb
             a[fam + POS] = i32(pos)
@@ -584,7 +690,7 @@ def _freeze_sum(
     a[at + POINTS] = i32(points)
     a[at + BOUND] = i32(bound)
     a[at + COUNT] = i32(k)
-    return bound
+    return at
 
 
 def _slot(key: i64, cap: i64) -> i64:
