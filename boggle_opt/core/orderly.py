@@ -22,7 +22,7 @@ from typing import Final
 from librt.vecs import append, extend, vec
 from mypy_extensions import i32, i64
 
-from .tree import BOUND, COUNT, KIDS, MASK, POINTS, POS, Tree
+from .tree import BOUND, KIDS, LOW, LOW_BITS, Tree
 from .trie import popcount26
 
 ENTRY: Final[i64] = 3  # stack entry: choice node, previous entry of its position, position
@@ -67,20 +67,20 @@ class OrderlyBound:
             self.forced[p] = forced[p]
             self.head[p] = -1
             self.depth[p] = 0
-        k = i64(a[root + COUNT])
+        k = (i64(a[root]) & LOW)
         _room(self, 0, ENTRY * k)
         entries = self.entries
         e: i64 = 0
         for j in range(k):
             c = i64(a[root + KIDS + j])
-            p = i64(a[c + POS])
+            p = (i64(a[c]) & LOW)
             entries[e] = c
             entries[e + 1] = self.head[p]
             entries[e + 2] = p
             self.head[p] = e
             self.depth[p] += 1
             e += ENTRY
-        points = i64(a[root + POINTS])
+        points = (i64(a[root]) >> LOW_BITS)
         _force(self, a, level, points, i64(a[root + BOUND]) - points, e, 0)
 
 
@@ -120,7 +120,7 @@ def _force(
     while e >= 0:
         c = entries[e]
         scratch[g] = c
-        scratch[g + 1] = i64(a[c + MASK])
+        scratch[g + 1] = (i64(a[c]) >> LOW_BITS)
         level_bound += i64(a[c + BOUND])
         g += 2
         e = entries[e + 1]
@@ -140,10 +140,11 @@ def _force(
             cm = scratch[i + 1]
             if (cm & bit) != 0:
                 s = i64(a[scratch[i] + KIDS + popcount26(cm & (bit - 1))])
-                sp = i64(a[s + POINTS])
+                head_s = i64(a[s])
+                sp = head_s >> LOW_BITS
                 p += sp
                 add += i64(a[s + BOUND]) - sp
-                kids += i64(a[s + COUNT])
+                kids += head_s & LOW
                 scratch[s_end] = s
                 s_end += 1
         if p + base + add < cutoff:
@@ -156,9 +157,9 @@ def _force(
         t = top
         for i in range(g, s_end):
             s = scratch[i]
-            for j in range(s + KIDS, s + KIDS + i64(a[s + COUNT])):
+            for j in range(s + KIDS, s + KIDS + (i64(a[s]) & LOW)):
                 ch = i64(a[j])
-                q = i64(a[ch + POS])
+                q = (i64(a[ch]) & LOW)
                 entries[t] = ch
                 entries[t + 1] = head[q]
                 entries[t + 2] = q

@@ -13,8 +13,8 @@ nearest the root), so a path's cells sort by sorting their bits.
 Arena layout (one ``vec[i32]``: half the memory and cache lines of 64-bit
 words; nodes are immutable once written, so forced trees share every subtree
 they do not change):
-  sum node:    [points, bound, k, choice child 0 .. k-1]   (children by position)
-  choice node: [position, bound, letter mask, sum child 0 .. popcount-1]
+  sum node:    [points << 5 | k, bound, choice child 0 .. k-1]   (children by position)
+  choice node: [letter mask << 5 | position, bound, sum child 0 .. popcount-1]
 A sum node's own choice children follow it directly (a "family"), so the
 orderly bound, which reads a sum node and then its children, finds them in
 the same or the next cache line. Forcing appends new nodes at ``top``; a
@@ -37,12 +37,12 @@ from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, po
 # away (a sibling list cost a cache miss per sibling).
 
 # arena node fields
-POINTS: Final[i64] = 0  # sum node
-POS: Final[i64] = 0  # choice node
+HEAD: Final[i64] = 0  # sum node: points << LOW_BITS | k; choice node: mask << LOW_BITS | position
 BOUND: Final[i64] = 1
-COUNT: Final[i64] = 2  # sum node: number of choice children
-MASK: Final[i64] = 2  # choice node: letters with a child
-KIDS: Final[i64] = 3
+KIDS: Final[i64] = 2
+LOW_BITS: Final[i64] = 5
+LOW: Final[i64] = 31  # a sum node's child count, a choice node's position
+MAX_POINTS: Final[i64] = (1 << 26) - 1  # of one sum node
 NBR_STRIDE: Final[i64] = 9  # count, then up to 8 neighbour positions
 I32_MAX: Final[i64] = (1 << 31) - 1
 # The arena and the build records grow by this many zeroed words at a time:
@@ -139,19 +139,18 @@ class Tree:
         """The tree of the boards with ``letter`` at position ``pos``, the
         first unforced position: the letter's subtree merged into the rest."""
         a = self.a
-        k = i64(a[root + COUNT])
-        if k == 0 or a[i64(a[root + KIDS]) + POS] != pos:
+        k = (i64(a[root]) & LOW)
+        if k == 0 or (i64(a[i64(a[root + KIDS])]) & LOW) != pos:
             return root  # no word uses this cell: every letter gives the same tree
         choice = i64(a[root + KIDS])
-        mask = i64(a[choice + MASK])
+        mask = (i64(a[choice]) >> LOW_BITS)
         bit: i64 = 1 << letter
         if (mask & bit) == 0:
             # only the words that skip the cell remain
             at = self._reserve(KIDS + k - 1)
             a = self.a
-            a[at + POINTS] = a[root + POINTS]
+            a[at + HEAD] = i32(i64(a[root]) - 1)  # the same points, one child fewer
             a[at + BOUND] = i32(i64(a[root + BOUND]) - i64(a[choice + BOUND]))
-            a[at + COUNT] = i32(k - 1)
             for j in range(1, k):
                 a[at + KIDS + j - 1] = a[root + KIDS + j]
             return at
@@ -163,8 +162,8 @@ class Tree:
         children. Children present in only one are shared, not copied; the
         merged choice children are written right after the new node."""
         a = self.a
-        k1 = i64(a[s1 + COUNT])
-        k2 = i64(a[s2 + COUNT])
+        k1 = (i64(a[s1]) & LOW)
+        k2 = (i64(a[s2]) & LOW)
         # count the union of the two position-sorted child lists, and the
         # words of the choice nodes both have (merged here)
         i = skip1
@@ -175,10 +174,10 @@ class Tree:
             if i < k1 and j < k2:
                 c1 = i64(a[s1 + KIDS + i])
                 c2 = i64(a[s2 + KIDS + j])
-                p1 = i64(a[c1 + POS])
-                p2 = i64(a[c2 + POS])
+                p1 = (i64(a[c1]) & LOW)
+                p2 = (i64(a[c2]) & LOW)
                 if p1 == p2:
-                    words += KIDS + popcount26(i64(a[c1 + MASK]) | i64(a[c2 + MASK]))
+                    words += KIDS + popcount26((i64(a[c1]) >> LOW_BITS) | (i64(a[c2]) >> LOW_BITS))
                 if p1 <= p2:
                     i += 1
                 if p2 <= p1:
@@ -190,9 +189,10 @@ class Tree:
             k += 1
         at = self._reserve(KIDS + k + words)
         a = self.a
-        points = i64(a[s1 + POINTS]) + i64(a[s2 + POINTS])
-        a[at + POINTS] = i32(points)
-        a[at + COUNT] = i32(k)
+        points = (i64(a[s1]) >> LOW_BITS) + (i64(a[s2]) >> LOW_BITS)
+        if points > MAX_POINTS:
+            raise ValueError("class too big: a node's points exceed 2**26")
+        a[at + HEAD] = i32(points << LOW_BITS | k)
         i = skip1
         j = skip2
         out = at + KIDS
@@ -203,8 +203,8 @@ class Tree:
             if i < k1 and j < k2:
                 c1 = i64(a[s1 + KIDS + i])
                 c2 = i64(a[s2 + KIDS + j])
-                p1 = i64(a[c1 + POS])
-                p2 = i64(a[c2 + POS])
+                p1 = (i64(a[c1]) & LOW)
+                p2 = (i64(a[c2]) & LOW)
                 if p1 == p2:
                     child = fam
                     fam += self._merge_choice(fam, c1, c2)
@@ -233,11 +233,10 @@ class Tree:
         """Write at ``at`` (reserved) the choice node for one cell that adds,
         per letter, the sum children of c1 and c2; return its size in words."""
         a = self.a
-        m1 = i64(a[c1 + MASK])
-        m2 = i64(a[c2 + MASK])
+        m1 = (i64(a[c1]) >> LOW_BITS)
+        m2 = (i64(a[c2]) >> LOW_BITS)
         mask = m1 | m2
-        a[at + POS] = a[c1 + POS]
-        a[at + MASK] = i32(mask)
+        a[at + HEAD] = i32(mask << LOW_BITS | (i64(a[c1]) & LOW))
         bound: i64 = 0
         out = at + KIDS
         i: i64 = 0
@@ -436,9 +435,8 @@ class TreeBuilder:
         fam = at + KIDS + k
         for i in range(k):
             a[at + KIDS + i] = i32(fam)
-            a[fam + POS] = i32(kid_pos[i])
+            a[fam + HEAD] = i32(kid_mask[i] << LOW_BITS | kid_pos[i])
             a[fam + BOUND] = i32(kid_bound[i])
-            a[fam + MASK] = i32(kid_mask[i])
             end = kid_first[i + 1] if i + 1 < k else len(sums)
             for x in range(kid_first[i], end):
                 a[fam + KIDS + x - kid_first[i]] = i32(sums[x])
@@ -446,11 +444,14 @@ class TreeBuilder:
             bound += kid_bound[i]
         if bound > I32_MAX:
             raise ValueError("class too big: a bound of its tree exceeds 2**31")
-        a[at + POINTS] = 0
+        a[at + HEAD] = i32(k)  # no points
         a[at + BOUND] = i32(bound)
-        a[at + COUNT] = i32(k)
         tree.root = at
         tree.n_nodes = nodes
+        # the records are the size of the biggest pass: free them for the forcing
+        self.b = vec[i32]()
+        self.seen = vec[i64]([0] * 1024)
+        self.n_seen = 0
         return tree
 
     def _search(self, start: i64, pass_bit: i64, blocked: i64) -> None:
@@ -497,8 +498,9 @@ class TreeBuilder:
         if top + n * (n + 28) > len(b):
             if len(b) > I32_MAX // 2:
                 raise ValueError("class too big: its tree needs more than 2**31 record words")
-            # new records are cleared as they are made
-            b = grown32(b, top + n * (n + 28))
+            # half as big again (they are freed after each build); new
+            # records are cleared as they are made
+            b = grown32(b, top + n * (n + 28), len(b) + len(b) // 2)
             self.b = b
         masks = self.masks
         counts = self.counts
@@ -680,16 +682,16 @@ def _freeze_sum(
                     sb = i64(a[child + BOUND])
                     if sb > cb:
                         cb = sb
-            a[fam + POS] = i32(pos)
+            a[fam + HEAD] = i32(mask << LOW_BITS | pos)
             a[fam + BOUND] = i32(cb)
-            a[fam + MASK] = i32(mask)
             fam = slot
             bound += cb
     if bound > I32_MAX:
         raise ValueError("class too big: a bound of its tree exceeds 2**31")
-    a[at + POINTS] = i32(points)
+    if points > MAX_POINTS:
+        raise ValueError("class too big: a node's points exceed 2**26")
+    a[at + HEAD] = i32(points << LOW_BITS | k)
     a[at + BOUND] = i32(bound)
-    a[at + COUNT] = i32(k)
     return at
 
 
