@@ -32,6 +32,7 @@ from . import hookspecs
 from .core.errors import PluginError
 from .registry import Origin, Registry
 from .rules import ScoringRule
+from .search import summary_of
 from .wordlist import WordListSource
 
 PROJECT = "boggle_opt"
@@ -296,9 +297,7 @@ def load_plugins(strict: bool = False, extra: Sequence[str] = ()) -> Registries:
     def add_searcher(cls: Any, origin: Origin) -> None:
         if not isinstance(cls, type) or not callable(getattr(cls, "search", None)):
             raise PluginError(f"{origin} registered {cls!r}, not a searcher class")
-        doc = (getattr(cls, "__doc__", None) or "").strip()
-        summary = doc.splitlines()[0] if doc else ""
-        regs.searchers.add(getattr(cls, "name", ""), cls, summary, origin)
+        regs.searchers.add(getattr(cls, "name", ""), cls, summary_of(cls), origin)
 
     call(pm.hook.register_scoring_rules, add_rule)
     call(pm.hook.register_wordlists, add_wordlist)
