@@ -9,13 +9,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from boggle_opt import hookimpl
+from boggle_opt.boards import A, board_text, random_letters
 from boggle_opt.options import check
 from boggle_opt.search import Event, Improved, Problem, Progress, SearcherBase
 
-from ._boards import A, board_text, random_letters
 
-
-class GeneticSearch(SearcherBase):
+class GeneticSearch(SearcherBase["GeneticSearch.Options"]):
     """Genetic algorithm: the best boards breed by uniform crossover, with mutations and swaps."""
 
     name = "genetic"
@@ -51,9 +50,6 @@ class GeneticSearch(SearcherBase):
                 check(math.isfinite(p) and 0 <= p < 1, name, "must be >= 0 and < 1")
             check(self.stall >= 0, "stall", "must be >= 0")
             check(self.restarts >= 0, "restarts", "must be >= 0")
-
-    def __init__(self, options: GeneticSearch.Options | None = None) -> None:
-        super().__init__(options if options is not None else self.Options())
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
         opts = self.options

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from boggle_opt import library
+from boggle_opt import defaults, library
 from boggle_opt.api import analyse, load_dictionary
 from boggle_opt.core.errors import PluginError
 from boggle_opt.dictionary import Dictionary
@@ -133,7 +133,7 @@ def test_search_target_and_default_budget(
 ) -> None:
     result = small_search(registries, default_dictionary, evals=None, target=100)
     assert result.stop_reason == "reached target 100" and result.best_score >= 100
-    monkeypatch.setattr(library, "DEFAULT_SECONDS", 0.5)
+    monkeypatch.setattr(defaults, "SECONDS", 0.5)
     result = small_search(registries, default_dictionary, evals=None)
     assert result.state.budget.seconds == 0.5 and result.stop_reason == "used 0.5 s"
 
