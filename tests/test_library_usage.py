@@ -190,11 +190,18 @@ def test_search_run_file_resumes_on_the_command_line(
 
 
 def test_search_jobs(registries: Registries) -> None:
+    # one climb per worker, so the run ends when both have finished: the merge must
+    # hand on the events of both
+    workers: set[object] = set()
     result = library.search(
-        "annealing", size="3x3", evals=4_000, seed=5, jobs=2, registries=registries,
+        "hillclimb", size="3x3", seed=5, jobs=2, registries=registries,
+        options={"restarts": 1, "pool-size": 20},
+        on_event=lambda ev, state: workers.add(ev.stats.get("worker"))
+        if isinstance(ev, Progress) else None,
     )
-    assert result.evaluations >= 4_000 and result.best_score > 0
-    assert result.state.stats.get("worker") in (0, 1)  # progress came from the workers
+    assert result.stop_reason == "searcher finished"
+    assert workers == {0, 1}
+    assert result.evaluations > 0 and result.best_score > 0
 
 
 def test_script_is_importable_without_running(tmp_path: Path) -> None:
