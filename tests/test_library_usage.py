@@ -212,18 +212,19 @@ def test_script_is_importable_without_running(tmp_path: Path) -> None:
     assert result.returncode == 0 and result.stdout == "", result.stderr
 
 
-# -- the README walkthrough --------------------------------------------------------------
+# -- the library walkthrough in docs/usage.md ------------------------------------------------
 
 
 def _walkthrough() -> list[tuple[str, list[str]]]:
-    """(code, output it shows) of each python block in the README's library section.
+    """(code, output it shows) of each python block in docs/usage.md's library section.
 
     The output is a ```text block right after the code, else the comment lines
     ending the code.
     """
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text = (REPO / "docs" / "usage.md").read_text(encoding="utf-8")
     start = text.index("\n## Using boggle-opt as a library\n")
-    section = text[start : text.index("\n## ", start + 1)]
+    end = text.find("\n## ", start + 1)
+    section = text[start : end if end != -1 else len(text)]
     blocks = []
     for m in re.finditer(r"```python\n(.*?)```\n(```text\n(.*?)```\n)?", section, re.S):
         code, shown = m.group(1), m.group(3)
@@ -238,18 +239,18 @@ def _walkthrough() -> list[tuple[str, list[str]]]:
     return blocks
 
 
-def test_readme_walkthrough_output_is_real(tmp_path: Path) -> None:
+def test_usage_walkthrough_output_is_real(tmp_path: Path) -> None:
     blocks = _walkthrough()
-    assert len(blocks) >= 3, "the README's library section lost its examples"
+    assert len(blocks) >= 3, "the library section of docs/usage.md lost its examples"
     for code, expected in blocks:  # in order, in one folder: a later block reads run.jsonl
         result = subprocess.run(
             [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
             timeout=300,
         )
-        assert result.returncode == 0, f"README block failed:\n{code}\n{result.stderr}"
-        assert expected, f"README block shows no output:\n{code}"
+        assert result.returncode == 0, f"docs/usage.md block failed:\n{code}\n{result.stderr}"
+        assert expected, f"docs/usage.md block shows no output:\n{code}"
         got = result.stdout.splitlines()
         assert got[-len(expected):] == expected, (
-            f"README block\n{code}\nprinted\n{result.stdout}but the README shows\n"
+            f"docs/usage.md block\n{code}\nprinted\n{result.stdout}but the docs show\n"
             + "\n".join(expected)
         )
