@@ -31,7 +31,7 @@ class GeneticSearch(SearcherBase["GeneticSearch.Options"]):
         swap: float = field(default=0.2, metadata={
             "help": "a child has at least n swaps of adjacent cells with probability swap^n"})
         # a population of 100 converges within a few hundred generations;
-        # starting afresh then beat waiting (ENABLE2K 30 s: median 3515 vs 2860)
+        # starting afresh then beat waiting (docs/benchmarks.md)
         stall: int = field(default=100, metadata={
             "help": "start a new random population after this many generations without "
                     "a better board (0: never)"})

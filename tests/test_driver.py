@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from boggle_opt.api import load_dictionary, make_geometry
+from boggle_opt.boards import make_geometry
+from boggle_opt.dictionary import load_dictionary
 from boggle_opt.core.errors import BoggleOptError
 from boggle_opt.driver import Budget, Driver
 from boggle_opt.options import OptionError, check, describe, make_options

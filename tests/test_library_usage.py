@@ -1,4 +1,4 @@
-"""examples/library_usage.py runs, and ``boggle_opt.library.search`` does what it says."""
+"""examples/library_usage.py runs, and ``boggle_opt.runs.search`` does what it says."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from boggle_opt import defaults, library
-from boggle_opt.api import analyse, load_dictionary
+from boggle_opt import defaults, runs
+from boggle_opt.analysis import analyse
+from boggle_opt.dictionary import Dictionary, load_dictionary
 from boggle_opt.core.errors import PluginError
-from boggle_opt.dictionary import Dictionary
 from boggle_opt.driver import RunState
 from boggle_opt.options import OptionError
 from boggle_opt.plugin_loader import Registries
@@ -75,7 +75,7 @@ def test_script_own_wordlist_rule_and_searcher(tmp_path: Path) -> None:
     assert "hillclimb seed 1: " in out
 
 
-# -- boggle_opt.library.search -------------------------------------------------------------
+# -- boggle_opt.runs.search ----------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -83,12 +83,12 @@ def default_dictionary(registries: Registries) -> Dictionary:
     return load_dictionary("default", "standard", registries)
 
 
-def small_search(registries: Registries, dictionary: Dictionary, **kw: object) -> library.SearchResult:
+def small_search(registries: Registries, dictionary: Dictionary, **kw: object) -> runs.SearchResult:
     args: dict[str, object] = dict(
         size="3x3", evals=5_000, seed=3, registries=registries, dictionary=dictionary
     )
     args.update(kw)
-    return library.search("hillclimb", **args)  # type: ignore[arg-type]
+    return runs.search("hillclimb", **args)  # type: ignore[arg-type]
 
 
 def test_search_result(registries: Registries, default_dictionary: Dictionary) -> None:
@@ -125,7 +125,7 @@ def test_search_options_as_on_the_command_line(
 
 def test_search_unknown_searcher(registries: Registries) -> None:
     with pytest.raises(PluginError, match=r"unknown searcher 'nope' \(available: .*annealing"):
-        library.search("nope", registries=registries)
+        runs.search("nope", registries=registries)
 
 
 def test_search_target_and_default_budget(
@@ -161,7 +161,7 @@ class Sampler(SearcherBase):
 def test_search_with_an_unregistered_class(
     registries: Registries, default_dictionary: Dictionary
 ) -> None:
-    result = library.search(
+    result = runs.search(
         Sampler, size="3x3", evals=300, seed=1, options={"letters": "st"},
         registries=registries, dictionary=default_dictionary,
     )
@@ -193,7 +193,7 @@ def test_search_jobs(registries: Registries) -> None:
     # one climb per worker, so the run ends when both have finished: the merge must
     # hand on the events of both
     workers: set[object] = set()
-    result = library.search(
+    result = runs.search(
         "hillclimb", size="3x3", seed=5, jobs=2, registries=registries,
         options={"restarts": 1, "pool-size": 20},
         on_event=lambda ev, state: workers.add(ev.stats.get("worker"))
