@@ -1,4 +1,9 @@
-"""The ``boggle-opt`` command line. Errors are one line on stderr, never a traceback."""
+"""The ``boggle-opt`` command line: every command's arguments and what it prints.
+
+Commands: ``score``, ``plugins``, ``searchers``, ``run`` (a ``RunSpec`` from
+the arguments or a run file, run by its ``Driver``) and ``bound`` (in
+``bound_command``). Errors are one line on stderr, never a traceback.
+"""
 
 from __future__ import annotations
 
@@ -7,20 +12,27 @@ import io
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
-from typing import NoReturn, TextIO
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NoReturn, TextIO
 
-from . import __version__
-from .api import analyse, load_dictionary
+from . import __version__, defaults
+from .analysis import analyse
+from .bound_command import add_parser as add_bound_parser
 from .core import COMPILED
 from .core.errors import BoardError, BoggleOptError
-from .plugin_loader import (
-    ENV_PLUGINS, FAILED, LOADED, Registries, load_plugins, request_plugins,
-)
-from .run_command import add_parsers as add_run_parsers
-from .bound_command import add_parser as add_bound_parser
+from .dictionary import load_dictionary
+from .display import STYLES, make_display
+from .driver import Budget, Consumer, RunState
+from .options import as_dict, describe
+from .plugin_loader import ENV_PLUGINS, FAILED, LOADED, load_plugins, request_plugins
+from .registry import Entry, Registries
+from .runfile import RunFileWriter
+from .runs import RunSpec
 
 PROG = "boggle-opt"
+INTERRUPTED = 130
+#: the settings a resumed run takes from its file (so they may not be given too)
+RESUMED_SETTINGS = ("searcher", "size", "rule", "wordlist", "seed")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -89,7 +101,7 @@ def cmd_score(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
 
 def cmd_plugins(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     provides: dict[str, list[str]] = {}
-    sections = [
+    sections: list[tuple[str, Sequence[Entry[Any]]]] = [
         ("searchers", regs.searchers.entries()),
         ("scoring rules", regs.rules.entries()),
         ("word lists", regs.wordlists.entries()),
@@ -119,6 +131,160 @@ def cmd_plugins(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     return 0
 
 
+def cmd_searchers(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
+    for entry in regs.searchers.entries():
+        out.write(f"{entry.name}: {entry.summary}  [{entry.origin.release}]\n")
+        for opt in describe(entry.item.Options):
+            out.write(f"  -o {opt.name} ({opt.type}, default {opt.default!r})  {opt.help}\n")
+    return 0
+
+
+def run_spec(ns: argparse.Namespace, regs: Registries) -> RunSpec:
+    """The run the ``run`` arguments ask for: a new one, or the one ``--resume`` names."""
+    given = Budget(ns.time, ns.evals, ns.target)
+    if ns.resume is None:
+        if ns.searcher is None:
+            raise BoggleOptError("run needs --searcher NAME (see `boggle-opt searchers`)")
+        return RunSpec.build(
+            ns.searcher, regs, options=dict(ns.option),
+            size=ns.size or defaults.SIZE, rule=ns.rule or defaults.RULE,
+            wordlist=ns.wordlist or defaults.WORDLIST, seed=ns.seed, budget=given, jobs=ns.jobs,
+        )
+    clashes = [k for k in RESUMED_SETTINGS if getattr(ns, k) is not None]
+    if ns.option:
+        clashes.append("option")
+    if ns.out is not None:
+        clashes.append("out")
+    if clashes:
+        raise BoggleOptError(
+            f"--resume takes the run's settings from its file; drop --{clashes[0]}"
+        )
+    return RunSpec.resuming(ns.resume, regs, budget=given, jobs=ns.jobs)
+
+
+def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
+    spec = run_spec(ns, regs)
+    run = spec.prepare(regs)
+    problem = run.problem
+    consumers: list[Consumer] = []
+    style = ns.progress or ("rich" if sys.stderr.isatty() else "plain")
+    title = f"{spec.name} · {problem.dictionary.rule.name} · {spec.size} · {problem.dictionary.label}"
+    display = make_display(style, title, problem.geometry.grid, sys.stderr)
+    if display is not None:
+        consumers.append(display)
+    path = ns.resume or ns.out
+    if path is not None:
+        consumers.append(RunFileWriter(path, run.record, run.word_count))
+    state = run.driver(consumers).run()
+    _report(state, spec, problem.dictionary.label, run.word_count, ns.top, out)
+    return INTERRUPTED if state.stop_reason == "interrupted" else 0
+
+
+def _report(
+    state: RunState,
+    spec: RunSpec,
+    wordlist_label: str,
+    word_count: Callable[[str], int],
+    top: int,
+    out: TextIO,
+) -> None:
+    # options left at None take the searcher's own defaults: not worth a line
+    opts = " ".join(f"{k}={v}" for k, v in as_dict(spec.options).items() if v is not None)
+    out.write(
+        f"# searcher {spec.name} ({opts}); rule {spec.rule}; "
+        f"word list {wordlist_label}; size {spec.size}; "
+        f"seed {spec.seed}; jobs {spec.jobs}\n"
+    )
+    out.write(
+        f"# stopped: {state.stop_reason}; {state.evaluations:,} evaluations "
+        f"in {state.elapsed():.1f} s\n"
+    )
+    ranked = state.ranked()
+    if not ranked:
+        out.write("# no boards found\n")
+        return
+    out.write("# rank\tboard\tscore\twords\n")
+    for rank, (board, score) in enumerate(ranked[:top], 1):
+        out.write(f"{rank}\t{board}\t{score}\t{word_count(board)}\n")
+    if len(ranked) > top:
+        out.write(f"# ... {len(ranked) - top} more (--top N shows more)\n")
+    best, score = ranked[0]
+    out.write(f"\nbest board ({score} points):\n{spec.geometry.grid(best)}\n")
+    out.flush()
+
+
+# -- the parser ---------------------------------------------------------------
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0 seconds, got {text}")
+    return value
+
+
+def _score(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def _add_run_parser(sub: Any) -> None:
+    run = sub.add_parser(
+        "run",
+        help="search for high-scoring boards",
+        description="Run a searcher. Progress goes to stderr, results to stdout.",
+    )
+    run.add_argument("--searcher", help="searcher name (see `boggle-opt searchers`)")
+    run.add_argument("--rule", help=f"scoring rule (default: {defaults.RULE})")
+    run.add_argument("--size", help=f"board size CxR (default: {defaults.SIZE})")
+    run.add_argument("--wordlist", help="word list name or file (default: embedded)")
+    run.add_argument("--seed", type=int, help="random seed (default: a fresh one, shown)")
+    run.add_argument(
+        "--jobs", type=_positive_int, default=1, help="processes (independent seeded copies)"
+    )
+    run.add_argument(
+        "-o",
+        "--option",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("NAME", "VALUE"),
+        help="a searcher option; repeat for several",
+    )
+    run.add_argument("--time", type=_seconds, help="stop after this many seconds")
+    run.add_argument("--evals", type=_positive_int, help="stop after this many boards scored")
+    run.add_argument("--target", type=_score, help="stop once a board scores this much")
+    run.add_argument("--out", help="append a JSON-lines record of the run to this file")
+    run.add_argument(
+        "--resume", metavar="FILE", help="continue the run recorded in FILE (appends to it)"
+    )
+    run.add_argument("--top", type=_positive_int, default=10, help="boards to list (default 10)")
+    run.add_argument(
+        "--progress",
+        choices=STYLES,
+        help="rich (default on a terminal), plain (default otherwise), jsonl or none",
+    )
+    run.set_defaults(run=cmd_run)
+
+    searchers = sub.add_parser("searchers", help="list searchers and their options")
+    searchers.set_defaults(run=cmd_searchers)
+
+
 def _add_plugin_options(parser: argparse.ArgumentParser, default: object) -> None:
     group = parser.add_argument_group("plugin loading")
     group.add_argument(
@@ -141,9 +307,11 @@ def build_parser() -> argparse.ArgumentParser:
         "boards", nargs="+", metavar="BOARD", help="letters in column-major order; - reads stdin"
     )
     score.add_argument("--size", help="CxR (default: square root of the board length)")
-    score.add_argument("--rule", default="standard", help="scoring rule (default: standard)")
     score.add_argument(
-        "--wordlist", default="default", help="word list name or file (default: embedded)"
+        "--rule", default=defaults.RULE, help=f"scoring rule (default: {defaults.RULE})"
+    )
+    score.add_argument(
+        "--wordlist", default=defaults.WORDLIST, help="word list name or file (default: embedded)"
     )
     score.add_argument("--words", action="store_true", help="list the words and their paths")
     score.add_argument(
@@ -154,7 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     plugins = sub.add_parser("plugins", help="list searchers, rules and word lists")
     plugins.set_defaults(run=cmd_plugins)
-    add_run_parsers(sub)
+    _add_run_parser(sub)
     add_bound_parser(sub)
     _add_plugin_options(parser, [])
     for subparser in sub.choices.values():
@@ -179,7 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:
         # the reader went away (e.g. `| head`); nothing more to say
         sys.stderr.close()

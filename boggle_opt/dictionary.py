@@ -1,16 +1,18 @@
-"""A word list plus a scoring rule, packed into a trie ready for scoring."""
+"""A word list plus a scoring rule, packed into a trie ready for scoring; built by name."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterable
 
+from . import defaults
 from .core.errors import WordListError
 from .core.geometry import Geometry
 from .core.scorer import Scorer
 from .core.trie import PackedTrie
+from .registry import Registries
 from .rules import ScoringRule
-from .wordlist import clean_words
+from .wordlist import WordListSource, clean_words, looks_like_path, path_source
 
 
 def to_key(word: str) -> bytes:
@@ -62,3 +64,27 @@ class Dictionary:
         if scorer is None:
             scorer = self._scorers[key] = Scorer(self.trie, geometry)
         return scorer
+
+
+def wordlist_source(spec: str, registries: Registries) -> WordListSource:
+    """A registered word list by name or alias, else a file path."""
+    if spec not in registries.wordlists and looks_like_path(spec):
+        return path_source(spec)
+    return registries.wordlists.get(spec)  # unknown: lists the available names
+
+
+def load_dictionary(
+    wordlist: str = defaults.WORDLIST,
+    rule: str = defaults.RULE,
+    registries: Registries | None = None,
+) -> Dictionary:
+    """Build the dictionary for a word list (name or path) and a rule name.
+
+    Without ``registries`` the plugins are loaded (as the command line loads them).
+    """
+    if registries is None:
+        from .plugin_loader import load_plugins  # loads plugins: only when asked to
+
+        registries = load_plugins()
+    source = wordlist_source(wordlist, registries)
+    return Dictionary(source.name, source.load(), registries.rules.get(rule))

@@ -14,12 +14,15 @@ import queue
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from .core.errors import BoggleOptError
-from .search import Event, Improved, Problem, ProblemSpec, Progress, Searcher, Stat
+from .search import Event, Improved, Problem, Progress, Searcher, Stat
+
+if TYPE_CHECKING:
+    from .runs import RunSpec
 
 
 @dataclass(frozen=True)
@@ -32,9 +35,9 @@ class Budget:
 
     def __post_init__(self) -> None:
         if self.seconds is not None and not self.seconds > 0:
-            raise BoggleOptError(f"--time must be > 0 seconds, got {self.seconds}")
+            raise BoggleOptError(f"a time budget must be > 0 seconds, got {self.seconds}")
         if self.evaluations is not None and self.evaluations < 1:
-            raise BoggleOptError(f"--evals must be >= 1, got {self.evaluations}")
+            raise BoggleOptError(f"an evaluation budget must be >= 1, got {self.evaluations}")
 
     @property
     def unlimited(self) -> bool:
@@ -82,7 +85,13 @@ class _Stop(Exception):
 
 
 class Driver:
-    """Run one searcher on one problem; ``run()`` returns the final state."""
+    """Run one searcher on one problem; ``run()`` returns the final state.
+
+    ``Driver.from_spec`` takes a run's ``RunSpec`` (budget, seed, jobs, the run
+    it resumes); the constructor takes those facts one by one, for a searcher
+    and problem wired by hand (``jobs`` above 1 then needs a spec, from which
+    worker processes rebuild the problem).
+    """
 
     def __init__(
         self,
@@ -103,6 +112,28 @@ class Driver:
         self.jobs = jobs
         self.resume_segment = resume_segment
         self.state = RunState(searcher.name, dict(settings or {}), budget)
+        #: the run's specification, if it has one (worker processes rebuild from it)
+        self.spec: RunSpec | None = None
+
+    @classmethod
+    def from_spec(
+        cls,
+        spec: RunSpec,
+        searcher: Searcher,
+        problem: Problem,
+        consumers: Sequence[Consumer] = (),
+        settings: Mapping[str, Any] | None = None,
+    ) -> Driver:
+        """The driver of a run: budget, seed and jobs from ``spec``, and the boards
+        of the run it resumes already known."""
+        settings = settings if settings is not None else spec.record(problem.dictionary.label)
+        driver = cls(searcher, problem, spec.budget, spec.seed, consumers, jobs=spec.jobs,
+                     settings=settings, resume_segment=spec.segment)
+        driver.spec = spec
+        if spec.resume is not None:
+            for board, score in spec.resume.boards:
+                driver.add_known(board, score)
+        return driver
 
     def seed_sequence(self) -> np.random.SeedSequence:
         # a resumed run continues with fresh draws, not a replay of the first
@@ -151,9 +182,12 @@ class Driver:
     # -- several processes -------------------------------------------------
 
     def _run_workers(self) -> None:
-        spec = self.problem.spec
+        spec = self.spec
         if spec is None:
-            raise BoggleOptError("--jobs needs a problem that worker processes can rebuild")
+            raise BoggleOptError(
+                "several jobs need a run specification to rebuild the problem in worker "
+                "processes (Driver.from_spec)"
+            )
         ctx = mp.get_context("spawn")
         events: Any = ctx.Queue()
         stop = ctx.Event()
@@ -242,7 +276,7 @@ def _close(events: Iterator[Event]) -> None:
 
 def _worker(
     index: int,
-    spec: ProblemSpec,
+    spec: RunSpec,
     searcher_cls: Any,
     options: Any,
     seed: np.random.SeedSequence,
@@ -251,7 +285,7 @@ def _worker(
 ) -> None:
     """One independently seeded copy of a searcher, in its own process."""
     try:
-        problem = spec.build()
+        problem = spec.worker_problem()
         searcher = searcher_cls(options)
         gen: Iterator[Event] = searcher.search(problem, np.random.default_rng(seed))
         for ev in gen:

@@ -22,8 +22,8 @@ hookspec = pluggy.HookspecMarker("boggle_opt")
 def register_searchers(register: Callable[[Any], None]) -> None:
     """Register searcher classes: ``register(MySearcher)``.
 
-    A searcher class has a ``name`` and a docstring whose first line is its
-    one-line summary.
+    A searcher class has a ``name`` and a one-line summary: its ``summary``
+    attribute, else its docstring's first line (``search.summary_of``).
     """
 
 

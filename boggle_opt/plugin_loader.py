@@ -1,4 +1,4 @@
-"""Discover plugins and fill the registries.
+"""Discover plugins and fill the registries: ``PluginLoader`` and ``load_plugins``.
 
 Built-ins are loaded exactly like third-party packages: through entry points
 in the ``boggle_opt`` group declared in pyproject.toml. Nothing here runs on
@@ -10,6 +10,9 @@ environment (inherited by worker processes, so they load the same plugins):
 - ``BOGGLE_OPT_BLOCK_PLUGINS=a,b``: skip plugins by name or distribution;
 - ``BOGGLE_OPT_PLUGINS=module,path/file.py``: load these modules or files too
   (the CLI's ``--plugin`` adds to it).
+
+``load_plugins()`` reads those variables; ``PluginLoader`` takes the same
+settings as arguments.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
@@ -30,8 +33,10 @@ import pluggy
 
 from . import hookspecs
 from .core.errors import PluginError
-from .registry import Origin, Registry
+from .registry import Origin
+from .registry import Registries as Registries  # where callers have long found it
 from .rules import ScoringRule
+from .search import summary_of
 from .wordlist import WordListSource
 
 PROJECT = "boggle_opt"
@@ -60,19 +65,6 @@ class PluginInfo:
     source: str  # "entry point" or "--plugin"
     status: str  # LOADED, BLOCKED, NOT_AUTOLOADED or FAILED
     detail: str = ""  # why it was not loaded
-
-
-@dataclass
-class Registries:
-    searchers: Registry[Any] = field(default_factory=lambda: Registry("searcher"))
-    rules: Registry[ScoringRule] = field(default_factory=lambda: Registry("scoring rule"))
-    wordlists: Registry[WordListSource] = field(
-        default_factory=lambda: Registry("word list")
-    )
-    #: one line per plugin that failed to load (shown as warnings)
-    warnings: list[str] = field(default_factory=list)
-    #: every plugin met, in load order, for ``boggle-opt plugins``
-    plugins: list[PluginInfo] = field(default_factory=list)
 
 
 def normalise(name: str) -> str:
@@ -183,97 +175,135 @@ def _check_hook_names(module: ModuleType, origin: Origin) -> None:
             raise PluginError(f"{origin}: {name} is not marked with @boggle_opt.hookimpl")
 
 
-def load_plugins(strict: bool = False, extra: Sequence[str] = ()) -> Registries:
-    """Load the entry-point plugins and the requested ones; fill the registries.
+class PluginLoader:
+    """Loads plugins into fresh registries; every setting is an argument.
 
-    ``extra`` adds plugin modules or ``.py`` files to those in
-    ``BOGGLE_OPT_PLUGINS``. An entry-point plugin that fails to import becomes
-    a warning (an error when ``strict``); a requested plugin that fails, a
-    duplicate name or a misspelt hook is always an error.
+    ``autoload``: load the entry points of other distributions (boggle-opt's
+    own always load); ``blocked``: plugin or distribution names to skip;
+    ``requested``: plugin modules or ``.py`` files to load as well; ``strict``:
+    an entry-point plugin that fails to import is an error, not a warning. A
+    requested plugin that fails, a duplicate name or a misspelt hook is always
+    an error. One loader loads once: ``PluginLoader(...).load()``.
     """
-    pm = pluggy.PluginManager(PROJECT)
-    pm.add_hookspecs(hookspecs)
-    origins: dict[str, Origin] = {}
-    regs = Registries()
-    blocked = blocked_names()
-    autoload = autoload_enabled()
 
-    used: set[str] = set()
+    def __init__(
+        self,
+        *,
+        autoload: bool = True,
+        blocked: Iterable[str] = (),
+        requested: Sequence[str] = (),
+        strict: bool = False,
+    ) -> None:
+        self.autoload = autoload
+        self.blocked = {normalise(n) for n in blocked}
+        self.requested = list(requested)
+        self.strict = strict
+        self.registries = Registries()
+        self._pm = pluggy.PluginManager(PROJECT)
+        self._pm.add_hookspecs(hookspecs)
+        self._origins: dict[str, Origin] = {}
+        self._blocks_used: set[str] = set()
 
-    def is_blocked(origin: Origin, module: str) -> bool:
-        hits = {normalise(k) for k in (origin.plugin, origin.distribution, module)} & blocked
-        used.update(hits)
+    @classmethod
+    def from_environment(cls, strict: bool = False, extra: Sequence[str] = ()) -> PluginLoader:
+        """A loader set by ``BOGGLE_OPT_DISABLE_PLUGIN_AUTOLOAD``,
+        ``BOGGLE_OPT_BLOCK_PLUGINS`` and ``BOGGLE_OPT_PLUGINS`` (plus ``extra``)."""
+        return cls(
+            autoload=autoload_enabled(),
+            blocked=blocked_names(),
+            requested=[*requested_plugins(), *extra],
+            strict=strict,
+        )
+
+    def load(self) -> Registries:
+        for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=_load_order):
+            self._load_entry_point(ep)
+        for spec in self.requested:
+            self._load_requested(spec)
+        for name in sorted(self.blocked - self._blocks_used):
+            # a typo here would otherwise block nothing, silently
+            self.registries.warnings.append(
+                f"{ENV_BLOCK} names {name!r}, which is no installed plugin"
+            )
+        try:
+            self._pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            raise PluginError(f"invalid plugin: {' '.join(str(exc).split())}") from None
+        hook = self._pm.hook
+        self._call(hook.register_scoring_rules, self._add_rule)
+        self._call(hook.register_wordlists, self._add_wordlist)
+        self._call(hook.register_searchers, self._add_searcher)
+        return self.registries
+
+    # -- finding and importing plugin modules ------------------------------
+
+    def _is_blocked(self, origin: Origin, module: str) -> bool:
+        hits = {normalise(k) for k in (origin.plugin, origin.distribution, module)} & self.blocked
+        self._blocks_used.update(hits)
         return bool(hits)
 
-    def register(module: ModuleType, origin: Origin) -> None:
-        if origin.plugin in origins:
-            raise PluginError(
-                f"duplicate plugin name {origin.plugin!r}: {origins[origin.plugin]} and {origin}"
-            )
-        if pm.is_registered(module):
-            return  # the same module reached twice (entry point and --plugin)
-        _check_hook_names(module, origin)
-        try:
-            pm.register(module, name=origin.plugin)
-        except pluggy.PluginValidationError as exc:
-            # pluggy's first line repeats the plugin's name; the rest says what is wrong
-            detail = "; ".join(line.strip() for line in str(exc).splitlines()[1:] if line.strip())
-            raise PluginError(f"{origin} is invalid: {detail or exc}") from None
-        origins[origin.plugin] = origin
+    def _met(self, origin: Origin, module: str, source: str, status: str, detail: str = "") -> None:
+        self.registries.plugins.append(PluginInfo(origin, module, source, status, detail))
 
-    def load_order(ep: EntryPoint) -> tuple[bool, str, str]:
-        # built-ins first, so a clash always names boggle-opt's plugin first
-        dist = normalise(_origin(ep).distribution)
-        return (dist != DISTRIBUTION, ep.name, dist)
-
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=load_order):
+    def _load_entry_point(self, ep: EntryPoint) -> None:
         origin = _origin(ep)
-        if is_blocked(origin, ep.value):
-            regs.plugins.append(PluginInfo(origin, ep.value, "entry point", BLOCKED, ENV_BLOCK))
-            continue
-        if not autoload and normalise(origin.distribution) != DISTRIBUTION:
-            regs.plugins.append(
-                PluginInfo(origin, ep.value, "entry point", NOT_AUTOLOADED, ENV_DISABLE_AUTOLOAD)
-            )
-            continue
-        if ep.name in origins:
+        if self._is_blocked(origin, ep.value):
+            self._met(origin, ep.value, "entry point", BLOCKED, ENV_BLOCK)
+            return
+        if not self.autoload and normalise(origin.distribution) != DISTRIBUTION:
+            self._met(origin, ep.value, "entry point", NOT_AUTOLOADED, ENV_DISABLE_AUTOLOAD)
+            return
+        if ep.name in self._origins:
             raise PluginError(
-                f"duplicate plugin name {ep.name!r}: {origins[ep.name]} and {origin}"
+                f"duplicate plugin name {ep.name!r}: {self._origins[ep.name]} and {origin}"
             )
         try:
             module = ep.load()
         except Exception as exc:  # a broken third-party plugin must not kill the tool
             reason = f"{type(exc).__name__}: {exc}"
             message = f"{origin} failed to import: {reason}"
-            if strict:
+            if self.strict:
                 raise PluginError(message) from None
-            regs.warnings.append(f"{message} (skipped; --strict-plugins makes this an error)")
-            regs.plugins.append(PluginInfo(origin, ep.value, "entry point", FAILED, reason))
-            continue
-        register(module, origin)
-        regs.plugins.append(PluginInfo(origin, ep.value, "entry point", LOADED))
+            self.registries.warnings.append(
+                f"{message} (skipped; --strict-plugins makes this an error)"
+            )
+            self._met(origin, ep.value, "entry point", FAILED, reason)
+            return
+        self._register(module, origin)
+        self._met(origin, ep.value, "entry point", LOADED)
 
-    for spec in [*requested_plugins(), *extra]:
+    def _load_requested(self, spec: str) -> None:
         module, info = _import_requested(spec)
-        if is_blocked(info.origin, module.__name__):
-            regs.plugins.append(PluginInfo(info.origin, info.module, info.source, BLOCKED, ENV_BLOCK))
-            continue
-        already = pm.is_registered(module)
-        register(module, info.origin)
+        if self._is_blocked(info.origin, module.__name__):
+            self._met(info.origin, info.module, info.source, BLOCKED, ENV_BLOCK)
+            return
+        already = self._pm.is_registered(module)
+        self._register(module, info.origin)
         if not already:
-            regs.plugins.append(info)
+            self.registries.plugins.append(info)
 
-    for name in sorted(blocked - used):  # a typo here would otherwise block nothing, silently
-        regs.warnings.append(f"{ENV_BLOCK} names {name!r}, which is no installed plugin")
+    def _register(self, module: ModuleType, origin: Origin) -> None:
+        if origin.plugin in self._origins:
+            raise PluginError(
+                f"duplicate plugin name {origin.plugin!r}: "
+                f"{self._origins[origin.plugin]} and {origin}"
+            )
+        if self._pm.is_registered(module):
+            return  # the same module reached twice (entry point and --plugin)
+        _check_hook_names(module, origin)
+        try:
+            self._pm.register(module, name=origin.plugin)
+        except pluggy.PluginValidationError as exc:
+            # pluggy's first line repeats the plugin's name; the rest says what is wrong
+            detail = "; ".join(line.strip() for line in str(exc).splitlines()[1:] if line.strip())
+            raise PluginError(f"{origin} is invalid: {detail or exc}") from None
+        self._origins[origin.plugin] = origin
 
-    try:
-        pm.check_pending()
-    except pluggy.PluginValidationError as exc:
-        raise PluginError(f"invalid plugin: {' '.join(str(exc).split())}") from None
+    # -- calling the hooks -------------------------------------------------
 
-    def call(hook: pluggy.HookCaller, add: Callable[[Any, Origin], None]) -> None:
+    def _call(self, hook: pluggy.HookCaller, add: Callable[[Any, Origin], None]) -> None:
         for impl in hook.get_hookimpls():  # in registration order
-            origin = origins[impl.plugin_name]
+            origin = self._origins[impl.plugin_name]
             try:
                 impl.function(register=lambda item, o=origin: add(item, o))
             except PluginError:
@@ -283,24 +313,29 @@ def load_plugins(strict: bool = False, extra: Sequence[str] = ()) -> Registries:
                     f"{origin} failed in {hook.name}: {type(exc).__name__}: {exc}"
                 ) from None
 
-    def add_rule(rule: ScoringRule, origin: Origin) -> None:
+    def _add_rule(self, rule: ScoringRule, origin: Origin) -> None:
         if not isinstance(rule, ScoringRule):
             raise PluginError(f"{origin} registered {rule!r}, not a ScoringRule")
-        regs.rules.add(rule.name, rule, rule.summary, origin, rule.aliases)
+        self.registries.rules.add(rule.name, rule, rule.summary, origin, rule.aliases)
 
-    def add_wordlist(source: WordListSource, origin: Origin) -> None:
+    def _add_wordlist(self, source: WordListSource, origin: Origin) -> None:
         if not isinstance(source, WordListSource):
             raise PluginError(f"{origin} registered {source!r}, not a WordListSource")
-        regs.wordlists.add(source.name, source, source.summary, origin, source.aliases)
+        self.registries.wordlists.add(source.name, source, source.summary, origin, source.aliases)
 
-    def add_searcher(cls: Any, origin: Origin) -> None:
+    def _add_searcher(self, cls: Any, origin: Origin) -> None:
         if not isinstance(cls, type) or not callable(getattr(cls, "search", None)):
             raise PluginError(f"{origin} registered {cls!r}, not a searcher class")
-        doc = (getattr(cls, "__doc__", None) or "").strip()
-        summary = doc.splitlines()[0] if doc else ""
-        regs.searchers.add(getattr(cls, "name", ""), cls, summary, origin)
+        self.registries.searchers.add(getattr(cls, "name", ""), cls, summary_of(cls), origin)
 
-    call(pm.hook.register_scoring_rules, add_rule)
-    call(pm.hook.register_wordlists, add_wordlist)
-    call(pm.hook.register_searchers, add_searcher)
-    return regs
+
+def _load_order(ep: EntryPoint) -> tuple[bool, str, str]:
+    # built-ins first, so a clash always names boggle-opt's plugin first
+    dist = normalise(_origin(ep).distribution)
+    return (dist != DISTRIBUTION, ep.name, dist)
+
+
+def load_plugins(strict: bool = False, extra: Sequence[str] = ()) -> Registries:
+    """Load the plugins the environment asks for (see ``PluginLoader.from_environment``),
+    plus the modules or ``.py`` files in ``extra``; fill the registries."""
+    return PluginLoader.from_environment(strict, extra).load()

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .core.errors import PluginError
+from .rules import ScoringRule
+from .wordlist import WordListSource
+
+if TYPE_CHECKING:
+    from .plugin_loader import PluginInfo
+    from .search import Searcher
 
 T = TypeVar("T")
 
@@ -79,3 +85,18 @@ class Registry(Generic[T]):
 
     def entries(self) -> list[Entry[T]]:
         return [self._entries[n] for n in self.names()]
+
+
+@dataclass
+class Registries:
+    """What the plugins registered, by kind, and what loading them reported."""
+
+    searchers: Registry[type[Searcher]] = field(default_factory=lambda: Registry("searcher"))
+    rules: Registry[ScoringRule] = field(default_factory=lambda: Registry("scoring rule"))
+    wordlists: Registry[WordListSource] = field(
+        default_factory=lambda: Registry("word list")
+    )
+    #: one line per plugin that failed to load (shown as warnings)
+    warnings: list[str] = field(default_factory=list)
+    #: every plugin met, in load order, for ``boggle-opt plugins``
+    plugins: list[PluginInfo] = field(default_factory=list)

@@ -11,13 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Union, cast
 
 import numpy as np
 
 from .core.geometry import Geometry
 from .core.scorer import FoundWord, Scorer
 from .dictionary import Dictionary
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+else:
+    from typing import TypeVar as _TypeVar
+
+    def TypeVar(name: str, default: object = None) -> object:  # noqa: N802
+        return _TypeVar(name)  # Python 3.11's TypeVar takes no default
 
 Stat = Union[int, float, str]
 
@@ -55,25 +63,6 @@ class Checkpoint:
 Event = Union[Improved, Progress, Checkpoint]
 
 
-@dataclass(frozen=True)
-class ProblemSpec:
-    """A picklable description of a problem, so worker processes can rebuild it
-    (a Dictionary is cheaper to rebuild than to send)."""
-
-    wordlist: str
-    rule: str
-    cols: int
-    rows: int
-    target: int | None = None
-
-    def build(self, jobs: int = 1) -> Problem:
-        from .api import make_geometry, load_dictionary  # api imports nothing of ours back
-
-        dictionary = load_dictionary(self.wordlist, self.rule)
-        return Problem(dictionary, make_geometry(self.cols, self.rows), jobs=jobs,
-                       target=self.target, spec=self)
-
-
 class Problem:
     """What a searcher works on: a board size and a scored dictionary.
 
@@ -88,7 +77,6 @@ class Problem:
         jobs: int = 1,
         resumed: tuple[Mapping[str, Any], ...] = (),
         target: int | None = None,
-        spec: ProblemSpec | None = None,
     ) -> None:
         self.dictionary = dictionary
         self.geometry = geometry
@@ -98,8 +86,6 @@ class Problem:
         self.resumed = resumed
         #: the run's ``--target`` score, if any (the driver stops there anyway)
         self.target = target
-        #: how a worker process rebuilds this problem (None: it cannot)
-        self.spec = spec
         self.evaluations = 0
         self._scorer: Scorer = dictionary.scorer(geometry)
         self._freqs: np.ndarray | None = None
@@ -141,15 +127,28 @@ def letter_frequencies(dictionary: Dictionary) -> np.ndarray:
     return freqs
 
 
-class SearcherBase:
-    """Optional base class: keeps the options, declares the usual defaults."""
+#: a default type argument (PEP 696): a bare ``SearcherBase`` is ``SearcherBase[Any]``
+OptionsT = TypeVar("OptionsT", default=Any)
+
+
+class SearcherBase(Generic[OptionsT]):
+    """Optional base class: keeps the options, declares the usual defaults.
+
+    ``class MySearcher(SearcherBase["MySearcher.Options"])`` types
+    ``self.options``; ``MySearcher()`` uses the default ``Options()``.
+    """
 
     name: ClassVar[str] = ""
     parallel: ClassVar[bool] = False
     exhaustive: ClassVar[bool] = False
+    Options: ClassVar[type[Any]]
+    options: OptionsT
 
-    def __init__(self, options: Any) -> None:
-        self.options = options
+    def __init__(self, options: OptionsT | None = None) -> None:
+        if options is None:  # the defaults (a class without Options keeps None)
+            make = getattr(type(self), "Options", None)
+            options = make() if make is not None else None
+        self.options = cast(OptionsT, options)
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
         raise NotImplementedError
@@ -165,6 +164,8 @@ class Searcher(Protocol):
     #: True if the searcher ends on its own (an exhaustive proof): no default
     #: time budget is applied to it.
     exhaustive: ClassVar[bool]
+    #: the frozen dataclass of its options
+    Options: ClassVar[type[Any]]
     options: Any
 
     def __init__(self, options: Any) -> None: ...

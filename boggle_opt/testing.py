@@ -23,13 +23,15 @@ from typing import Any, ClassVar
 
 import pytest
 
-from .api import load_dictionary, make_geometry
-from .core.geometry import parse_size
-from .dictionary import Dictionary
+from . import defaults
+from .boards import size_geometry
+from .dictionary import Dictionary, load_dictionary
 from .driver import Budget, Driver, RunState
 from .options import OptionError, describe, make_options
 from .plugin_loader import load_plugins
 from .search import Checkpoint, Event, Improved, Problem, Progress, summary_of
+
+FINISHED = "searcher finished"
 
 _DICTIONARIES: dict[tuple[str, str], Dictionary] = {}
 
@@ -61,8 +63,8 @@ class Recorder:
 class SearcherConformance:
     searcher_cls: ClassVar[Any]
     size: ClassVar[str] = "3x3"
-    wordlist: ClassVar[str] = "default"
-    rule: ClassVar[str] = "standard"
+    wordlist: ClassVar[str] = defaults.WORDLIST
+    rule: ClassVar[str] = defaults.RULE
     options: ClassVar[Sequence[tuple[str, str]]] = ()
     evals: ClassVar[int] = 20_000
     seconds: ClassVar[float] = 1.0
@@ -71,8 +73,7 @@ class SearcherConformance:
     # -- helpers -----------------------------------------------------------
 
     def problem(self) -> Problem:
-        cols, rows = parse_size(self.size)
-        return Problem(_dictionary(self.wordlist, self.rule), make_geometry(cols, rows))
+        return Problem(_dictionary(self.wordlist, self.rule), size_geometry(self.size))
 
     def run(self, budget: Budget, seed: int = 1) -> tuple[RunState, Recorder, Problem]:
         problem = self.problem()
@@ -142,19 +143,39 @@ class SearcherConformance:
             assert isinstance(ev, (Improved, Progress, Checkpoint)), ev
         assert rec.started == rec.finished == 1
 
+    def _may_finish(self) -> bool:
+        return bool(getattr(self.searcher_cls, "exhaustive", False))
+
+    def _check_not_finished(self, state: RunState, budget: str) -> None:
+        assert state.stop_reason != FINISHED or self._may_finish(), (
+            f"{self.searcher_cls.name} is not exhaustive but ended on its own before its "
+            f"{budget} budget; set options (e.g. restarts 0) so that it runs until stopped"
+        )
+
     def test_stops_within_evaluation_budget(self) -> None:
-        state, _, _ = self.run(Budget(evaluations=self.evals), seed=11)
-        if state.stop_reason != "searcher finished":
-            assert state.evaluations >= self.evals
-            # the driver stops at the first event past the budget
-            assert state.evaluations <= 2 * self.evals + 10_000, state.evaluations
+        evals = self.evals
+        state, _, _ = self.run(Budget(evaluations=evals), seed=11)
+        self._check_not_finished(state, "evaluation")
+        if state.stop_reason == FINISHED:
+            # an exhaustive searcher ended first: a budget of half its work must stop it
+            if state.evaluations < 2:
+                pytest.skip("the search ended without scoring boards: no budget to test")
+            evals = state.evaluations // 2
+            state, _, _ = self.run(Budget(evaluations=evals), seed=11)
+        assert state.stop_reason == f"used {evals:,} evaluations", state.stop_reason
+        assert state.evaluations >= evals
+        # the driver stops at the first event past the budget
+        assert state.evaluations <= 2 * evals + 10_000, state.evaluations
 
     def test_stops_within_time_budget(self) -> None:
         start = time.monotonic()
         state, _, _ = self.run(Budget(seconds=self.seconds), seed=13)
         took = time.monotonic() - start
         assert took < self.seconds + 2.0, f"{took:.2f} s for a {self.seconds} s budget"
-        assert state.stop_reason
+        self._check_not_finished(state, "time")
+        if state.stop_reason != FINISHED:
+            assert state.stop_reason == f"used {self.seconds:g} s", state.stop_reason
+            assert state.elapsed() >= self.seconds
 
     def test_stops_at_target(self) -> None:
         # the first board it reports becomes the target of a second run

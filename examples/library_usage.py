@@ -12,12 +12,10 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from boggle_opt.api import analyse, load_dictionary
+from boggle_opt import Checkpoint, Event, Improved, Progress, analyse, load_dictionary, load_plugins
 from boggle_opt.driver import RunState
-from boggle_opt.library import search
-from boggle_opt.plugin_loader import load_plugins
 from boggle_opt.runfile import read_run_file
-from boggle_opt.search import Checkpoint, Event, Improved, Progress
+from boggle_opt.runs import search
 
 BOARDS = ["perslatgsineters", "gnessoriltaeseti", "abcdefghijklmnop"]
 
@@ -74,9 +72,10 @@ def main() -> None:
         print(f"{report.board} {report.size}: {report.score} points, {len(report.words)} words"
               + (f", longest {longest.word!r} along cells {longest.path}" if longest else ""))
 
-    # 3. Run a searcher. `search` wires up what `boggle-opt run` does: a Problem
-    #    (dictionary + board size), a Budget, and a Driver that owns the seeded
-    #    random generator and hands every event to the consumers.
+    # 3. Run a searcher. `search` does what `boggle-opt run` does: a RunSpec
+    #    (every setting of the run, checked), its Problem (dictionary + board
+    #    size), and a Driver that owns the budget and the seeded random
+    #    generator and hands every event to the consumers.
     run_file = Path(tempfile.mkdtemp()) / "run.jsonl"
     seconds = args.seconds if args.seconds or args.evals else 3.0
     result = search(

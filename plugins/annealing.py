@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from boggle_opt import hookimpl
+from boggle_opt.boards import A, random_letters, steepest_step
 from boggle_opt.options import check
 from boggle_opt.search import Event, Improved, Problem, Progress, SearcherBase
 
-from ._boards import A, random_letters
 from ._plant import Planter
 
 #: proposals drawn at once: numpy draws are cheap in bulk, costly one by one
@@ -60,7 +60,7 @@ def _pos(x: float) -> bool:
     return x > 0 and math.isfinite(x)
 
 
-class AnnealingSearch(SearcherBase):
+class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
     """Simulated annealing: change a letter or swap cells, accept worse boards while hot."""
 
     name = "annealing"
@@ -152,9 +152,6 @@ class AnnealingSearch(SearcherBase):
                 scale=self.scale or p.scale,
                 patience=p.patience if self.patience is None else self.patience,
             )
-
-    def __init__(self, options: AnnealingSearch.Options | None = None) -> None:
-        super().__init__(options if options is not None else self.Options())
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
         opts = self.options
@@ -290,15 +287,11 @@ class _Run:
 
     def polish(self, text: str) -> Iterator[Event]:
         """Steepest ascent over letter changes, then first ascent over swaps."""
-        problem, n = self.problem, self.n
         cur = self.score(text)
         while True:
-            out = problem.neighbourhood(text)
-            j = max(range(len(out)), key=out.__getitem__)
-            if out[j] > cur:
-                c, letter = divmod(j, 26)
-                text = text[:c] + chr(A + letter) + text[c + 1:]
-                cur = out[j]
+            step = steepest_step(self.problem, text, cur)
+            if step is not None:
+                text, cur = step
             else:
                 better = self._better_swap(text, cur)
                 if better is None:

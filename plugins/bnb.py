@@ -3,34 +3,44 @@
 Every board belongs to one class (a letter bucket per cell); one class per
 symmetry orbit is solved (see ``boggle_opt.core.branch``) and the boards that
 survive the bounds are re-scored with the real scorer. Classes run in
-``problem.jobs`` worker processes, biggest first, handed out one at a time so
-the work, not the count, is balanced. Each finished class is a Checkpoint
-(its name and boards), so a resumed run skips it and ends with the same boards.
+``problem.jobs`` worker processes, a few per worker in flight at a time and
+handed out as results come back. Small sizes (up to ``COST_ORDER_MAX``
+classes, e.g. 3x3 and 3x4) go biggest first by a cost model, so the work,
+not the count, is balanced; larger ones (4x4: 1.06 million classes) come
+from a lazy generator in a fixed shuffled order, so the classes done so far
+are a fair sample for the ETA. Each finished class is a Checkpoint (its name
+and boards), so a resumed run skips it and ends with the same boards.
 """
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing as mp
 import resource
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from boggle_opt import hookimpl
+from boggle_opt.boards import board_text, steepest_ascent
 from boggle_opt.classes import (
+    ClassSpace,
     CostModel,
     cell_buckets,
     class_letters,
     class_name,
+    count_classes,
     default_buckets,
-    enumerate_classes,
     letter_mask,
     parse_buckets,
 )
 from boggle_opt.core.branch import ClassSolver
+from boggle_opt.core.errors import BoggleOptError
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.scorer import Scorer
 from boggle_opt.core.trie import PackedTrie
@@ -39,6 +49,22 @@ from boggle_opt.search import Checkpoint, Event, Improved, Problem, Progress, Se
 
 #: marks this searcher's checkpoint records in a run file
 RECORD_KIND = "bnb"
+#: the default ``switch-score`` by size (a size not listed switches by the
+#: ``switch`` ratio); the research 4x4 run at min score 3500 used 8000
+SWITCH_SCORES: dict[str, int] = {}
+#: sizes with at most this many classes are solved biggest first by the cost
+#: model (3x4 default buckets: 27,135 classes costed in about 2 s); more come
+#: lazily in the fixed shuffled order of ``ClassSpace``
+COST_ORDER_MAX = 50_000
+#: classes in flight per worker process: enough that none idles while the
+#: main process records a result, few enough that memory stays flat
+WINDOW_PER_WORKER = 2
+#: seconds between Progress events while waiting on workers, so the display
+#: and the driver's time budget are not held up by one long class
+HEARTBEAT_SECONDS = 0.5
+#: times the worker pool may break (a worker killed, e.g. out of memory)
+#: while a class is in flight before the run gives up on that class
+MAX_POOL_BREAKS = 2
 
 
 @dataclass(frozen=True)
@@ -70,6 +96,7 @@ class _Context:
         buckets: list[list[str]],
         min_score: int,
         switch_pct: int,
+        switch_score: int,
     ) -> None:
         geometry = Geometry(cols, rows)
         trie = PackedTrie(keys, points)
@@ -78,11 +105,12 @@ class _Context:
         self.buckets = buckets
         self.min_score = min_score
         self.switch_pct = switch_pct
+        self.switch_score = switch_score
 
     def solve(self, cls: tuple[int, ...]) -> ClassResult:
         masks = [letter_mask(b) for b in class_letters(cls, self.buckets)]
         solver = self.solver
-        candidates = solver.solve(masks, self.min_score, self.switch_pct)
+        candidates = solver.solve(masks, self.min_score, self.switch_pct, self.switch_score)
         t0 = time.perf_counter()
         boards = []
         for board in candidates:
@@ -111,7 +139,7 @@ def _solve_in_worker(cls: tuple[int, ...]) -> ClassResult:
     return _worker_context.solve(cls)
 
 
-class BranchAndBound(SearcherBase):
+class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
     """Branch and bound: prove which boards score at least min-score, over every board."""
 
     name = "bnb"
@@ -138,6 +166,12 @@ class BranchAndBound(SearcherBase):
             default=1.5,
             metadata={"help": "use the orderly bound once a tree's bound is below switch x min-score"},
         )
+        switch_score: int | None = field(
+            default=None,
+            metadata={"help": "use the orderly bound once a tree's bound is at most this score, "
+                      "instead of the switch ratio (the published 4x4 run used 8000 at min-score "
+                      "3500); none: the size's default if it has one, 0: always the ratio"},
+        )
         climb_seconds: float = field(
             default=5.0, metadata={"help": "length of the hill climb that sets a missing min-score"}
         )
@@ -152,12 +186,11 @@ class BranchAndBound(SearcherBase):
             if self.corner_buckets:
                 parse_buckets(self.corner_buckets)
             check(self.switch >= 1.0, "switch", f"must be >= 1, got {self.switch}")
+            check(
+                self.switch_score is None or self.switch_score >= 0,
+                "switch-score", f"must be >= 0, got {self.switch_score}",
+            )
             check(self.climb_seconds > 0, "climb-seconds", f"must be > 0, got {self.climb_seconds}")
-
-    options: Options
-
-    def __init__(self, options: Options | None = None) -> None:
-        super().__init__(options if options is not None else BranchAndBound.Options())
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
         opts = self.options
@@ -168,8 +201,8 @@ class BranchAndBound(SearcherBase):
         corners = parse_buckets(corner_text) if corner_text else None
         label = " ".join(main) + (" / corners " + " ".join(corners) if corners else "")
         buckets = cell_buckets(geometry, main, corners)
-        # before any climb: a size with too many classes fails at once
-        classes = enumerate_classes(geometry, [len(b) for b in buckets])
+        space = ClassSpace(geometry, [len(b) for b in buckets])
+        total = count_classes(geometry, space.counts)
         setup = _resumed_setup(problem.resumed, geometry, label)
         min_score = opts.min_score
         if min_score is None and setup is not None:
@@ -181,57 +214,132 @@ class BranchAndBound(SearcherBase):
             "kind": RECORD_KIND, "setup": True, "size": geometry.size,
             "buckets": label, "min_score": min_score,
         })
-        done = _resumed_classes(problem.resumed, geometry, label, min_score)
-        for rec in done.values():
-            for board, score in rec:
-                yield Improved(board, score)
-        todo = [c for c in classes if class_name(c) not in done]
-        model = CostModel(problem.dictionary.keys, geometry, buckets)
-        costs = {c: model.cost(c) for c in todo}
-        todo.sort(key=lambda c: -costs[c])
-        stats = _Stats(len(classes), len(classes) - len(todo), sum(costs.values()))
-        best = max((s for rec in done.values() for _, s in rec), default=-1)
+        done, found = _resumed_classes(problem.resumed, geometry, label, min_score)
+        for board, score in found:
+            yield Improved(board, score)
+        best = max((s for _, s in found), default=-1)
+        todo: Iterable[tuple[int, ...]]
+        if total <= COST_ORDER_MAX:
+            # biggest first: no worker idles at the end while another works
+            # through a queue of big classes
+            model = CostModel(problem.dictionary.keys, geometry, buckets)
+            costs = {c: model.cost(c) for c in space.iterate(shuffled=False) if class_name(c) not in done}
+            todo = sorted(costs, key=lambda c: -costs[c])
+            stats = _Stats(total, len(done), sum(costs.values()))
+        else:
+            costs = {}
+            todo = (c for c in space.iterate(shuffled=True) if class_name(c) not in done)
+            stats = _Stats(total, len(done), float(total - len(done)))
+        switch_score = opts.switch_score
+        if switch_score is None:
+            switch_score = SWITCH_SCORES.get(geometry.size, 0)
         args = (
             problem.dictionary.keys, problem.dictionary.points, geometry.cols, geometry.rows,
-            buckets, min_score, round(opts.switch * 100),
+            buckets, min_score, round(opts.switch * 100), switch_score,
         )
         yield Progress(stats.snapshot(best, min_score))
-        for cls, result in _results(todo, args, problem.jobs):
-            stats.add(result, costs[cls])
-            boards = sorted({geometry.canonical(b): s for b, s in result.boards}.items())
-            problem.evaluations += result.candidates
-            yield Checkpoint({
-                "kind": RECORD_KIND, "class": result.name, "size": geometry.size,
-                "buckets": label, "min_score": min_score,
-                "boards": [[b, s] for b, s in boards],
-            })
-            for board, score in boards:
-                best = max(best, score)
-                yield Improved(board, score)
-            if stats.due() or stats.done == stats.total:
-                yield Progress(stats.snapshot(best, min_score))
+        results = _results(todo, args, problem.jobs)
+        try:
+            for item in results:
+                if item is None:  # still waiting: refresh the display, let the driver check time
+                    yield Progress(stats.snapshot(best, min_score))
+                    continue
+                cls, result = item
+                stats.add(result, costs.get(cls, 1.0))
+                boards = sorted({geometry.canonical(b): s for b, s in result.boards}.items())
+                problem.evaluations += result.candidates
+                yield Checkpoint({
+                    "kind": RECORD_KIND, "class": result.name, "size": geometry.size,
+                    "buckets": label, "min_score": min_score,
+                    "boards": [[b, s] for b, s in boards],
+                })
+                for board, score in boards:
+                    best = max(best, score)
+                    yield Improved(board, score)
+                if stats.due() or stats.done == stats.total:
+                    yield Progress(stats.snapshot(best, min_score))
+        finally:
+            results.close()  # on a budget stop or Ctrl-C: stop the workers now
+
+
+Task = tuple[int, ...]
 
 
 def _results(
-    todo: list[tuple[int, ...]], args: tuple[Any, ...], jobs: int
-) -> Iterator[tuple[tuple[int, ...], ClassResult]]:
-    """Each class's result as it finishes, in this process or in ``jobs`` workers."""
-    if jobs <= 1 or len(todo) <= 1:
-        context = _Context(*args)
-        for cls in todo:
-            yield cls, context.solve(cls)
+    todo: Iterable[Task], args: tuple[Any, ...], jobs: int
+) -> Generator[tuple[Task, ClassResult] | None, None, None]:
+    """Each class's result as it finishes, in this process or in ``jobs``
+    workers; with workers, None every ``HEARTBEAT_SECONDS`` while none finishes."""
+    classes = iter(todo)
+    head = list(itertools.islice(classes, 2))
+    if jobs > 1 and len(head) > 1:
+        yield from _pool_results(itertools.chain(head, classes), args, jobs)
         return
-    ctx = mp.get_context("spawn")  # fork would copy whatever the parent holds
-    pool = ctx.Pool(jobs, initializer=_init_worker, initargs=args)
-    try:
-        # one class at a time, biggest first: no worker idles at the end
-        # while another works through a queue of big classes
-        by_name = {class_name(c): c for c in todo}
-        for result in pool.imap_unordered(_solve_in_worker, todo, chunksize=1):
-            yield by_name[result.name], result
-    finally:
-        pool.terminate()  # on Ctrl-C or a budget stop, drop what is queued
-        pool.join()
+    context: _Context | None = None
+    for cls in itertools.chain(head, classes):
+        context = context or _Context(*args)
+        yield cls, context.solve(cls)
+
+
+def _pool_results(
+    classes: Iterator[Task], args: tuple[Any, ...], jobs: int
+) -> Generator[tuple[Task, ClassResult] | None, None, None]:
+    """A window of ``WINDOW_PER_WORKER * jobs`` classes in flight, refilled as
+    they finish. A broken pool (a worker killed) is rebuilt and its classes
+    resubmitted; a class in flight at ``MAX_POOL_BREAKS + 1`` breaks fails the run."""
+    window = WINDOW_PER_WORKER * jobs
+    retry: list[Task] = []  # classes whose pool broke under them, to resubmit first
+    breaks: dict[Task, int] = {}
+    exhausted = False
+    while True:
+        pool = _new_pool(args, jobs)
+        pending: dict[Future[ClassResult], Task] = {}
+        try:
+            while True:
+                while len(pending) < window and (retry or not exhausted):
+                    cls = retry.pop() if retry else next(classes, None)
+                    if cls is None:
+                        exhausted = True
+                        break
+                    pending[pool.submit(_solve_in_worker, cls)] = cls
+                if not pending:
+                    return
+                finished, _ = wait(pending, timeout=HEARTBEAT_SECONDS, return_when=FIRST_COMPLETED)
+                if not finished:
+                    yield None
+                for future in finished:
+                    result = future.result()  # BrokenProcessPool if a worker died
+                    cls = pending.pop(future)
+                    breaks.pop(cls, None)
+                    yield cls, result
+        except BrokenProcessPool:
+            retry.extend(pending.values())
+            for cls in pending.values():
+                breaks[cls] = breaks.get(cls, 0) + 1
+                if breaks[cls] > MAX_POOL_BREAKS:
+                    raise BoggleOptError(
+                        f"class {class_name(cls)}: a worker process died {breaks[cls]} times while it "
+                        "was in flight (out of memory?); try fewer --jobs"
+                    ) from None
+        finally:
+            _stop_pool(pool)
+
+
+def _new_pool(args: tuple[Any, ...], jobs: int) -> ProcessPoolExecutor:
+    # spawn: fork would copy whatever the parent holds
+    return ProcessPoolExecutor(jobs, mp_context=mp.get_context("spawn"), initializer=_init_worker, initargs=args)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Drop queued classes and end the workers at once, even mid-class
+    (shutdown alone would wait for a class that may take minutes)."""
+    processes = list(pool._processes.values()) if pool._processes else []  # no public way before 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in processes:
+        proc.join()
 
 
 class _Stats:
@@ -276,8 +384,7 @@ class _Stats:
         elapsed = time.monotonic() - self.started
         left = ""
         if self.work_done > 0 and self.work_total > 0:
-            rest = elapsed * (self.work_total - self.work_done) / self.work_done
-            left = f"{rest:.0f} s"
+            left = _duration(elapsed * (self.work_total - self.work_done) / self.work_done)
         return {
             "classes": f"{self.done:,}/{self.total:,}",
             "pruned at root": self.pruned,
@@ -293,6 +400,17 @@ class _Stats:
             "largest tree": self.nodes_max,
             "worker peak MB": round(self.peak_mb, 1),
         }
+
+
+def _duration(seconds: float) -> str:
+    """``42 s``, ``17 min``, ``5.3 h``, ``331 days``: an ETA's useful precision."""
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    if seconds < 6000:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:,.0f} days"
 
 
 def _matches(rec: Mapping[str, Any], geometry: Geometry, label: str) -> bool:
@@ -314,13 +432,17 @@ def _resumed_setup(
 
 def _resumed_classes(
     records: tuple[Mapping[str, Any], ...], geometry: Geometry, label: str, min_score: int
-) -> dict[str, list[tuple[str, int]]]:
-    """Finished classes of an earlier segment with the same size, buckets and min score."""
-    done: dict[str, list[tuple[str, int]]] = {}
+) -> tuple[set[str], list[tuple[str, int]]]:
+    """Finished classes of an earlier segment with the same size, buckets and
+    min score: their names, and the boards they found."""
+    done: set[str] = set()
+    found: list[tuple[str, int]] = []
     for rec in records:
         if "class" in rec and _matches(rec, geometry, label) and rec.get("min_score") == min_score:
-            done[str(rec["class"])] = [(str(b), int(s)) for b, s in rec.get("boards", [])]
-    return done
+            if rec["class"] not in done:
+                done.add(str(rec["class"]))
+                found.extend((str(b), int(s)) for b, s in rec.get("boards", []))
+    return done, found
 
 
 def _climb(problem: Problem, rng: np.random.Generator, seconds: float) -> tuple[str, int]:
@@ -337,20 +459,13 @@ def _climb(problem: Problem, rng: np.random.Generator, seconds: float) -> tuple[
 
 
 def _local_climb(problem: Problem, rng: np.random.Generator, seconds: float) -> tuple[str, int]:
-    n = problem.n_cells
+    """Steepest one-letter ascents from uniformly random boards, restarted
+    until ``seconds`` have passed; the best local optimum."""
     end = time.monotonic() + seconds
     best_board, best = "", -1
     while True:
-        board = "".join(chr(97 + int(x)) for x in rng.integers(0, 26, n))
-        score = problem.score(board)
-        while True:
-            scores = problem.neighbourhood(board)
-            i = int(np.argmax(scores))
-            if scores[i] <= score:
-                break
-            cell, letter = divmod(i, 26)
-            board = board[:cell] + chr(97 + letter) + board[cell + 1 :]
-            score = scores[i]
+        board = board_text(rng.integers(0, 26, problem.n_cells))
+        board, score = steepest_ascent(problem, board, problem.score(board))
         if score > best:
             best_board, best = board, score
         if time.monotonic() >= end:

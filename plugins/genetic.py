@@ -9,13 +9,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from boggle_opt import hookimpl
+from boggle_opt.boards import A, board_text, random_letters
 from boggle_opt.options import check
 from boggle_opt.search import Event, Improved, Problem, Progress, SearcherBase
 
-from ._boards import A, board_text, random_letters
 
-
-class GeneticSearch(SearcherBase):
+class GeneticSearch(SearcherBase["GeneticSearch.Options"]):
     """Genetic algorithm: the best boards breed by uniform crossover, with mutations and swaps."""
 
     name = "genetic"
@@ -32,7 +31,7 @@ class GeneticSearch(SearcherBase):
         swap: float = field(default=0.2, metadata={
             "help": "a child has at least n swaps of adjacent cells with probability swap^n"})
         # a population of 100 converges within a few hundred generations;
-        # starting afresh then beat waiting (ENABLE2K 30 s: median 3515 vs 2860)
+        # starting afresh then beat waiting (docs/benchmarks.md)
         stall: int = field(default=100, metadata={
             "help": "start a new random population after this many generations without "
                     "a better board (0: never)"})
@@ -51,9 +50,6 @@ class GeneticSearch(SearcherBase):
                 check(math.isfinite(p) and 0 <= p < 1, name, "must be >= 0 and < 1")
             check(self.stall >= 0, "stall", "must be >= 0")
             check(self.restarts >= 0, "restarts", "must be >= 0")
-
-    def __init__(self, options: GeneticSearch.Options | None = None) -> None:
-        super().__init__(options if options is not None else self.Options())
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
         opts = self.options

@@ -13,21 +13,10 @@ already in the pool, a neighbour rejected once can never enter later (the
 pool's weakest score only rises), so re-expanding old boards would change
 nothing. Letter changes come from ``problem.neighbourhood`` (all 25 * n at
 once); swaps are scored one by one, and only between cells with different
-letters (``swaps``: all pairs, only adjacent cells, or none). (A cache of swapped boards' scores was tried: about 5% of swaps
-hit it on ENABLE2K 4x4, for a cache growing by 55,000 boards a round; not
-worth the memory.)
+letters (``swaps``: all pairs, only adjacent cells, or none).
 
-Measured (ENABLE2K 4x4 standard, pool 500, seeds 1-5, 2026-11-21, a shared
-2-core machine at load 5-7): with adjacent swaps (the default) every seed
-reached 3625 within its first climb, median 2.10M evaluations; all pairs:
-4 of 5 seeds, 2.22M; no swaps: 3 of 5 (climbs settle sooner, often lower).
-Keying the pool by canonical form rather than by string changed the
-evaluations needed by about 1%. Smaller pools restart more often and got
-there sooner (seeds 1-3, all reached 3625): pool 100 median 0.56M
-evaluations, pool 20 0.83M, pool 500 2.10M. Powers of two (300 s, seeds
-0-1, pool 100): 28,029 and 24,434 with all swaps, 25,825 and 23,933 with
-adjacent ones (plain hill climbing is known to stall near 28,542); pool 500
-with adjacent swaps reached only 19,950 in 600 s.
+What was measured (pool sizes, swap kinds, rules, a swap cache that did not
+pay) is in docs/benchmarks.md.
 
 For other searchers (e.g. branch and bound wanting a good lower bound fast):
 
@@ -47,14 +36,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from boggle_opt import hookimpl
+from boggle_opt.boards import A, allowed_letters, random_boards, with_letter
 from boggle_opt.options import check
 from boggle_opt.search import Event, Improved, Problem, Progress, SearcherBase
 
-_A = ord("a")
+__all__ = ["HillClimb", "PoolClimb", "allowed_letters", "quick_best", "random_boards"]
+
 SWAP_KINDS = ("all", "adjacent", "none")
 
 
-class HillClimb(SearcherBase):
+class HillClimb(SearcherBase["HillClimb.Options"]):
     """Pool hill climbing: keep the N best boards, expand by letter changes and swaps."""
 
     name = "hillclimb"
@@ -95,11 +86,6 @@ class HillClimb(SearcherBase):
                 len(set(self.exclude)) < 26, "exclude", "must leave at least one letter"
             )
 
-    options: Options
-
-    def __init__(self, options: Options | None = None) -> None:
-        super().__init__(options if options is not None else HillClimb.Options())
-
     def search(
         self, problem: Problem, rng: np.random.Generator
     ) -> Generator[Event, None, None]:
@@ -119,25 +105,6 @@ class HillClimb(SearcherBase):
                 {"restart": restart, "round": climb.rounds, "pool_min": climb.pool_min,
                  "pool_max": climb.pool_max, "best": best, "climb_done": 1}
             )
-
-
-def allowed_letters(exclude: str) -> np.ndarray:
-    """A bool mask of the 26 letters that may appear on a board."""
-    mask = np.ones(26, dtype=bool)
-    for ch in exclude:
-        mask[ord(ch) - _A] = False
-    return mask
-
-
-def random_boards(
-    problem: Problem, rng: np.random.Generator, count: int, exclude: str = ""
-) -> list[str]:
-    """``count`` boards with letters drawn by the dictionary's letter frequencies."""
-    p = problem.letter_frequencies() * allowed_letters(exclude)
-    if p.sum() <= 0:  # the dictionary uses none of the allowed letters
-        p = allowed_letters(exclude).astype(np.float64)
-    letters = rng.choice(26, size=(count, problem.n_cells), p=p / p.sum()) + _A
-    return [row.astype(np.uint8).tobytes().decode("ascii") for row in letters]
 
 
 class PoolClimb:
@@ -229,13 +196,13 @@ class PoolClimb:
         self.fresh = [False] * len(self.boards)
         for i in to_expand:
             board = self.boards[i]
-            letters = np.frombuffer(board.encode("ascii"), dtype=np.uint8) - _A
+            letters = np.frombuffer(board.encode("ascii"), dtype=np.uint8) - A
             out = np.asarray(problem.neighbourhood(board), dtype=np.int64)
             want = self.allowed_codes.copy()
             want[np.arange(n) * 26 + letters] = False  # the board itself
             want &= out > floor
             codes = np.flatnonzero(want)
-            made: list[str] = [_change(board, int(c) // 26, int(c) % 26) for c in codes]
+            made: list[str] = [with_letter(board, int(c) // 26, int(c) % 26) for c in codes]
             got = out[codes]
             if self.swap_pairs:
                 s_boards, s_scores = self._swaps(board, floor)
@@ -309,10 +276,6 @@ def _identity(board: str) -> str:
     return board
 
 
-def _change(board: str, cell: int, letter: int) -> str:
-    return board[:cell] + chr(_A + letter) + board[cell + 1 :]
-
-
 def quick_best(
     problem: Problem,
     rng: np.random.Generator,
@@ -324,9 +287,7 @@ def quick_best(
     ``evaluations`` (counted on ``problem``) run out, or ``options.restarts``
     climbs end; with no limit at all, one climb. Checks the limits after each
     board expanded, so it may overrun by one expansion. Without ``options``
-    the pool is 5 boards: in 5 s on ENABLE2K (loaded machine, 2-3 seeds) pool
-    5 reached 1651 on 3x4 (the optimum) and 3162-3396 on 4x4, where pool 50
-    reached 1529-1548 and 1826-2004; a pool of 500 needs minutes to settle."""
+    the pool is 5 boards, which did best in a few seconds (docs/benchmarks.md)."""
     if options is None:
         options = HillClimb.Options(pool_size=5, restarts=0 if seconds or evaluations else 1)
     start = time.monotonic()

@@ -21,16 +21,25 @@ from pathlib import Path
 import pytest
 
 from boggle_opt.dictionary import Dictionary
-from boggle_opt.plugin_loader import Registries, load_plugins
+from boggle_opt.plugin_loader import ENV_DISABLE_AUTOLOAD, PluginLoader, Registries
 from boggle_opt.wordlist import read_word_file
 
 REPO = Path(__file__).resolve().parent.parent
-
-# The suite tests boggle-opt's own plugins: example or third-party packages
-# installed beside it (examples/ has two) must not change what it sees. Tests
-# of autoloading turn this off themselves.
-os.environ["BOGGLE_OPT_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 SHARED_WORDLISTS = REPO.parent / "shared" / "wordlists"
+
+#: the compiled core modules (setup.py's COMPILED_MODULES), each tested built and pure
+CORE_MODULES = ("geometry", "trie", "scorer", "tree", "orderly", "branch")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_plugins_only() -> Iterator[None]:
+    """The suite tests boggle-opt's own plugins: example or third-party packages
+    installed beside it (examples/ has two) must not change what it sees, in
+    this process or in the commands it runs. Set for the session and restored
+    after; tests of autoloading turn it off themselves."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(ENV_DISABLE_AUTOLOAD, "1")
+        yield
 
 
 def wordlist_folders() -> list[Path]:
@@ -63,7 +72,7 @@ def yawl_path() -> Path:
 
 @pytest.fixture(scope="session")
 def registries() -> Registries:
-    return load_plugins()
+    return PluginLoader(autoload=False).load()
 
 
 @pytest.fixture(scope="session")
@@ -84,8 +93,10 @@ def dictionary(registries: Registries) -> Callable[[str, str], Dictionary]:
 
 @pytest.fixture(scope="session")
 def cli_env() -> dict[str, str]:
-    """Environment for CLI runs: the research lists' folders on the search path."""
+    """Environment for CLI runs: boggle-opt's own plugins only, and the research
+    lists' folders on the search path."""
     env = dict(os.environ)
+    env[ENV_DISABLE_AUTOLOAD] = "1"
     env["BOGGLE_OPT_WORDLISTS"] = os.pathsep.join(str(p) for p in wordlist_folders())
     return env
 
@@ -144,10 +155,5 @@ def core(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     else:
         package = _load_pure_core(tmp_path_factory.mktemp("pure"))
     name = package.__name__
-    yield types.SimpleNamespace(
-        kind=request.param,
-        compiled=package.COMPILED,
-        geometry=importlib.import_module(f"{name}.geometry"),
-        trie=importlib.import_module(f"{name}.trie"),
-        scorer=importlib.import_module(f"{name}.scorer"),
-    )
+    modules = {m: importlib.import_module(f"{name}.{m}") for m in CORE_MODULES}
+    yield types.SimpleNamespace(kind=request.param, compiled=package.COMPILED, **modules)

@@ -1,4 +1,4 @@
-"""The figures of REFERENCE.md that the tests reproduce (shared by API and CLI tests)."""
+"""The figures of docs/reference.md that the tests reproduce (shared by API and CLI tests)."""
 
 from __future__ import annotations
 

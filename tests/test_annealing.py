@@ -7,13 +7,13 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from boggle_opt.api import load_dictionary, make_geometry
+from boggle_opt.boards import make_geometry
+from boggle_opt.dictionary import Dictionary, load_dictionary
 from boggle_opt.driver import Budget, Driver
 from boggle_opt.options import OptionError, make_options
 from boggle_opt.search import Event, Improved, Problem, Progress
 from boggle_opt.plugins._plant import Planter
 from boggle_opt.plugins.annealing import PRESETS, AnnealingSearch, temperatures
-from boggle_opt.dictionary import Dictionary
 
 Options = AnnealingSearch.Options
 

@@ -17,9 +17,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from boggle_opt.classes import BUCKETS_2, BUCKETS_3, ClassSpace, cell_buckets, class_name, parse_buckets
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary import Dictionary, to_key
 from boggle_opt.plugin_loader import Registries
+from boggle_opt.plugins import bnb
 from boggle_opt.plugins.bnb import BranchAndBound
 from boggle_opt.search import Checkpoint, Improved, Problem, Progress
 from boggle_opt.wordlist import clean_words
@@ -30,14 +32,21 @@ ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 def run_bnb(problem: Problem, **options: Any) -> tuple[dict[str, int], list[dict[str, Any]], list[Progress]]:
     """Canonical boards reported, checkpoint records, progress events."""
     searcher = BranchAndBound(BranchAndBound.Options(**options))
+    scorer = problem.dictionary.scorer(problem.geometry)
     boards: dict[str, int] = {}
     records: list[dict[str, Any]] = []
     progress: list[Progress] = []
     for ev in searcher.search(problem, np.random.default_rng(1)):
         if isinstance(ev, Improved):
-            assert problem.geometry.canonical(ev.board) == ev.board or options.get("min_score") is None
-            boards[problem.geometry.canonical(ev.board)] = ev.score
+            assert scorer.score(ev.board) == ev.score
+            if records:  # proved boards: canonical, at least the min score
+                assert problem.geometry.canonical(ev.board) == ev.board
+                assert ev.score >= records[0]["min_score"]
+                boards[ev.board] = ev.score
+            else:  # before the setup record only the climb that sets a missing min score reports
+                assert options.get("min_score") is None
         elif isinstance(ev, Checkpoint):
+            assert records or ev.record.get("setup"), "the setup record comes first"
             records.append(dict(ev.record))
         else:
             progress.append(ev)
@@ -120,9 +129,8 @@ def test_bad_options_are_one_line(run_cli: Callable[..., subprocess.CompletedPro
     assert r.stderr.count("\n") == 1 and "in no bucket" in r.stderr
     r = run_cli("bound", "aeiou bcd", "--size", "2x2")
     assert r.returncode != 0 and r.stderr.count("\n") == 1
-    # 4x4 has millions of classes with the default buckets: refused at once
-    r = run_cli("run", "--searcher", "bnb", "--size", "4x4", "--progress", "none")
-    assert r.returncode != 0 and r.stderr.count("\n") == 1 and "bucket assignments" in r.stderr
+    r = run_cli("run", "--searcher", "bnb", "--size", "2x2", "-o", "switch-score", "-5")
+    assert r.returncode != 0 and r.stderr.count("\n") == 1 and "switch-score" in r.stderr
 
 
 def test_bound_command(run_cli: Callable[..., subprocess.CompletedProcess[str]], enable2k_path: Path) -> None:
@@ -188,3 +196,77 @@ def test_cli_kill_and_resume(
     after = _class_records(out)
     assert len(after) == len(set(after)) == 1120  # each class once: none redone
     assert _ranked(resumed.stdout) == _ranked(full.stdout) and _ranked(full.stdout)
+
+
+def test_switch_score_reaches_the_kernel(
+    dictionary: Callable[[str, str], Dictionary], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``switch-score`` (or the size's default) is what each class is solved
+    with; the boards do not depend on it."""
+    calls: list[tuple[int, int]] = []
+    real = bnb.ClassSolver
+
+    class Spy:
+        def __init__(self, *args: Any) -> None:
+            self.inner = real(*args)
+
+        def solve(self, masks: list[int], cutoff: int, switch_pct: int = 150, switch_score: int = 0) -> list[str]:
+            calls.append((switch_pct, switch_score))
+            return self.inner.solve(masks, cutoff, switch_pct, switch_score)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+    monkeypatch.setattr(bnb, "ClassSolver", Spy)
+    d = dictionary("enable2k", "standard")
+    geometry = Geometry(2, 2)
+    expected, _, _ = run_bnb(Problem(d, geometry), min_score=14)
+    assert set(calls) == {(150, 0)} and len(calls) == 21  # no default for 2x2: the ratio
+    for options, used in [
+        ({"switch_score": 30}, (150, 30)),
+        ({"switch_score": 10**6, "switch": 2.0}, (200, 10**6)),  # the orderly bound at once
+        ({"switch_score": 0}, (150, 0)),
+    ]:
+        calls.clear()
+        boards, _, _ = run_bnb(Problem(d, geometry), min_score=14, **options)
+        assert boards == expected and set(calls) == {used}
+    monkeypatch.setitem(bnb.SWITCH_SCORES, "2x2", 25)
+    for options, used in [({}, (150, 25)), ({"switch_score": 0}, (150, 0)), ({"switch_score": 40}, (150, 40))]:
+        calls.clear()
+        boards, _, _ = run_bnb(Problem(d, geometry), min_score=14, **options)
+        assert boards == expected and set(calls) == {used}
+
+
+def test_cli_4x4_starts_checkpoints_and_resumes(
+    tmp_path: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
+    """4x4 with the default buckets (1,068,363 classes) starts at once, writes
+    each class as it finishes, in the fixed order of ``ClassSpace``, and a
+    resumed run goes on from there without redoing any. A small word list and
+    a min score no class reaches keep each class to a root bound."""
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join([
+        "tea", "eat", "ate", "sea", "set", "rat", "tar", "art", "star", "rate", "tear", "stare",
+        "later", "alter", "least", "steal", "slate", "quit", "quiet", "jump", "bog", "boggle",
+        "fox", "wax", "zip", "hymn", "lynx", "glyph", "crypt", "vow",
+    ]) + "\n")
+    out = tmp_path / "run.jsonl"
+    first = run_cli("run", "--searcher", "bnb", "--size", "4x4", "--wordlist", str(words),
+                    "-o", "min-score", "100000", "--time", "4", "--progress", "none", "--out", str(out))
+    assert first.returncode == 0, first.stderr
+    before = _class_records(out)
+    assert 20 <= len(before) < 1_068_363
+    g = Geometry(4, 4)
+    space = ClassSpace(g, [len(b) for b in cell_buckets(g, parse_buckets(BUCKETS_3), parse_buckets(BUCKETS_2))])
+    sequence = [class_name(c) for c in itertools.islice(space, 3 * len(before) + 1000)]
+    assert before == sequence[: len(before)]  # one process: exactly the fixed order
+    second = run_cli("run", "--resume", str(out), "--time", "6", "--jobs", "2", "--progress", "none")
+    assert second.returncode == 0, second.stderr
+    after = _class_records(out)
+    assert after[: len(before)] == before
+    new = after[len(before):]
+    assert len(new) >= 20 and len(set(after)) == len(after)  # none redone
+    # two workers, a few classes in flight: the next classes of the sequence
+    window = 2 * bnb.WINDOW_PER_WORKER
+    assert set(new) <= set(sequence[: len(after) + window])
+    assert set(sequence[: len(after) - window]) <= set(after)

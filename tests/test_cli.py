@@ -1,7 +1,7 @@
 """The ``boggle-opt`` command line, run through the installed console script.
 
-Published figures come from REFERENCE.md ("Published boards" and the
-Multi-Boggle checks). Word counts in headers are checked against an
+Published figures come from docs/reference.md ("Published boards" and the
+Multi-Boggle table). Word counts in headers are checked against an
 independent count of each list's playable words.
 """
 

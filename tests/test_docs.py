@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from boggle_opt import cli, hookspecs, plugin_loader
-from boggle_opt.api import make_geometry
+from boggle_opt.boards import make_geometry
 from boggle_opt.dictionary import Dictionary
 from boggle_opt.rules import ScoringRule
 from boggle_opt.search import Event, Problem, Searcher, SearcherBase

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from boggle_opt.api import load_dictionary, make_geometry
-from boggle_opt.dictionary import Dictionary
+from boggle_opt.boards import make_geometry
+from boggle_opt.dictionary import Dictionary, load_dictionary
 from boggle_opt.driver import Budget, Driver
 from boggle_opt.options import OptionError, make_options
 from boggle_opt.plugins.genetic import GeneticSearch, Operators, at_least

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from boggle_opt.api import make_geometry
+from boggle_opt.boards import make_geometry
 from boggle_opt.dictionary import Dictionary
 from boggle_opt.driver import Budget, Driver
 from boggle_opt.options import OptionError, make_options

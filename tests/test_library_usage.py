@@ -1,4 +1,4 @@
-"""examples/library_usage.py runs, and ``boggle_opt.library.search`` does what it says."""
+"""examples/library_usage.py runs, and ``boggle_opt.runs.search`` does what it says."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from boggle_opt import library
-from boggle_opt.api import analyse, load_dictionary
+from boggle_opt import defaults, runs
+from boggle_opt.analysis import analyse
+from boggle_opt.dictionary import Dictionary, load_dictionary
 from boggle_opt.core.errors import PluginError
-from boggle_opt.dictionary import Dictionary
 from boggle_opt.driver import RunState
 from boggle_opt.options import OptionError
 from boggle_opt.plugin_loader import Registries
@@ -75,7 +75,7 @@ def test_script_own_wordlist_rule_and_searcher(tmp_path: Path) -> None:
     assert "hillclimb seed 1: " in out
 
 
-# -- boggle_opt.library.search -------------------------------------------------------------
+# -- boggle_opt.runs.search ----------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -83,12 +83,12 @@ def default_dictionary(registries: Registries) -> Dictionary:
     return load_dictionary("default", "standard", registries)
 
 
-def small_search(registries: Registries, dictionary: Dictionary, **kw: object) -> library.SearchResult:
+def small_search(registries: Registries, dictionary: Dictionary, **kw: object) -> runs.SearchResult:
     args: dict[str, object] = dict(
         size="3x3", evals=5_000, seed=3, registries=registries, dictionary=dictionary
     )
     args.update(kw)
-    return library.search("hillclimb", **args)  # type: ignore[arg-type]
+    return runs.search("hillclimb", **args)  # type: ignore[arg-type]
 
 
 def test_search_result(registries: Registries, default_dictionary: Dictionary) -> None:
@@ -125,7 +125,7 @@ def test_search_options_as_on_the_command_line(
 
 def test_search_unknown_searcher(registries: Registries) -> None:
     with pytest.raises(PluginError, match=r"unknown searcher 'nope' \(available: .*annealing"):
-        library.search("nope", registries=registries)
+        runs.search("nope", registries=registries)
 
 
 def test_search_target_and_default_budget(
@@ -133,7 +133,7 @@ def test_search_target_and_default_budget(
 ) -> None:
     result = small_search(registries, default_dictionary, evals=None, target=100)
     assert result.stop_reason == "reached target 100" and result.best_score >= 100
-    monkeypatch.setattr(library, "DEFAULT_SECONDS", 0.5)
+    monkeypatch.setattr(defaults, "SECONDS", 0.5)
     result = small_search(registries, default_dictionary, evals=None)
     assert result.state.budget.seconds == 0.5 and result.stop_reason == "used 0.5 s"
 
@@ -161,7 +161,7 @@ class Sampler(SearcherBase):
 def test_search_with_an_unregistered_class(
     registries: Registries, default_dictionary: Dictionary
 ) -> None:
-    result = library.search(
+    result = runs.search(
         Sampler, size="3x3", evals=300, seed=1, options={"letters": "st"},
         registries=registries, dictionary=default_dictionary,
     )
@@ -190,11 +190,18 @@ def test_search_run_file_resumes_on_the_command_line(
 
 
 def test_search_jobs(registries: Registries) -> None:
-    result = library.search(
-        "annealing", size="3x3", evals=4_000, seed=5, jobs=2, registries=registries,
+    # one climb per worker, so the run ends when both have finished: the merge must
+    # hand on the events of both
+    workers: set[object] = set()
+    result = runs.search(
+        "hillclimb", size="3x3", seed=5, jobs=2, registries=registries,
+        options={"restarts": 1, "pool-size": 20},
+        on_event=lambda ev, state: workers.add(ev.stats.get("worker"))
+        if isinstance(ev, Progress) else None,
     )
-    assert result.evaluations >= 4_000 and result.best_score > 0
-    assert result.state.stats.get("worker") in (0, 1)  # progress came from the workers
+    assert result.stop_reason == "searcher finished"
+    assert workers == {0, 1}
+    assert result.evaluations > 0 and result.best_score > 0
 
 
 def test_script_is_importable_without_running(tmp_path: Path) -> None:
@@ -205,18 +212,19 @@ def test_script_is_importable_without_running(tmp_path: Path) -> None:
     assert result.returncode == 0 and result.stdout == "", result.stderr
 
 
-# -- the README walkthrough --------------------------------------------------------------
+# -- the library walkthrough in docs/usage.md ------------------------------------------------
 
 
 def _walkthrough() -> list[tuple[str, list[str]]]:
-    """(code, output it shows) of each python block in the README's library section.
+    """(code, output it shows) of each python block in docs/usage.md's library section.
 
     The output is a ```text block right after the code, else the comment lines
     ending the code.
     """
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text = (REPO / "docs" / "usage.md").read_text(encoding="utf-8")
     start = text.index("\n## Using boggle-opt as a library\n")
-    section = text[start : text.index("\n## ", start + 1)]
+    end = text.find("\n## ", start + 1)
+    section = text[start : end if end != -1 else len(text)]
     blocks = []
     for m in re.finditer(r"```python\n(.*?)```\n(```text\n(.*?)```\n)?", section, re.S):
         code, shown = m.group(1), m.group(3)
@@ -231,18 +239,18 @@ def _walkthrough() -> list[tuple[str, list[str]]]:
     return blocks
 
 
-def test_readme_walkthrough_output_is_real(tmp_path: Path) -> None:
+def test_usage_walkthrough_output_is_real(tmp_path: Path) -> None:
     blocks = _walkthrough()
-    assert len(blocks) >= 3, "the README's library section lost its examples"
+    assert len(blocks) >= 3, "the library section of docs/usage.md lost its examples"
     for code, expected in blocks:  # in order, in one folder: a later block reads run.jsonl
         result = subprocess.run(
             [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
             timeout=300,
         )
-        assert result.returncode == 0, f"README block failed:\n{code}\n{result.stderr}"
-        assert expected, f"README block shows no output:\n{code}"
+        assert result.returncode == 0, f"docs/usage.md block failed:\n{code}\n{result.stderr}"
+        assert expected, f"docs/usage.md block shows no output:\n{code}"
         got = result.stdout.splitlines()
         assert got[-len(expected):] == expected, (
-            f"README block\n{code}\nprinted\n{result.stdout}but the README shows\n"
+            f"docs/usage.md block\n{code}\nprinted\n{result.stdout}but the docs show\n"
             + "\n".join(expected)
         )

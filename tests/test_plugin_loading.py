@@ -332,3 +332,42 @@ def test_bad_registration_is_one_error(in_process_site, module, body, message):
         load_plugins(extra=[module])
     assert str(info.value).startswith(f"plugin '{module}' (local module)")
     assert message in str(info.value)
+
+
+SUMMARY_ONLY = """
+    from dataclasses import dataclass
+
+    from boggle_opt import hookimpl
+    from boggle_opt.search import Improved, SearcherBase
+
+
+    class Quiet(SearcherBase):
+        summary = "A searcher with a summary attribute and no docstring."
+        name = "quiet"
+
+        @dataclass(frozen=True)
+        class Options:
+            pass
+
+        def search(self, problem, rng):
+            yield Improved("a" * problem.n_cells, problem.score("a" * problem.n_cells))
+
+
+    @hookimpl
+    def register_searchers(register):
+        register(Quiet)
+"""
+
+
+def test_summary_attribute_is_the_summary_everywhere(tmp_path, run_cli, cli_env):
+    """A searcher with only a ``summary`` attribute shows it in `plugins` and `searchers`
+    (``plugins`` once read the docstring alone and showed a blank)."""
+    plugin = tmp_path / "bo_quiet.py"
+    plugin.write_text(textwrap.dedent(SUMMARY_ONLY), encoding="utf-8")
+    summary = "A searcher with a summary attribute and no docstring."
+    assert load_plugins(extra=[str(plugin)]).searchers.entry("quiet").summary == summary
+    for command in ("plugins", "searchers"):
+        result = run_cli(command, "--plugin", str(plugin), env=cli_env)
+        assert result.returncode == 0, result.stderr
+        line = next(x for x in result.stdout.splitlines() if x.lstrip().startswith("quiet"))
+        assert summary in line, result.stdout

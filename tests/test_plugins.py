@@ -246,7 +246,7 @@ PLUGIN_MODULES = {
 }
 
 
-@pytest.mark.parametrize("imports", ["boggle_opt", "boggle_opt.api, boggle_opt.cli"])
+@pytest.mark.parametrize("imports", ["boggle_opt", "boggle_opt.api, boggle_opt.runs, boggle_opt.cli"])
 def test_import_loads_no_plugins(imports, tmp_path):
     # run away from the repository: from its root, `python -c` would import the
     # source folder boggle_opt/ instead of the installed package

@@ -1,14 +1,19 @@
-"""Every published figure in REFERENCE.md, through the Python API."""
+"""Every published figure in docs/reference.md, through the Python API."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from boggle_opt.api import analyse, geometry_for
+from boggle_opt.analysis import analyse
+from boggle_opt.boards import geometry_for
 from boggle_opt.dictionary import Dictionary
 from published import MULTI, PUBLISHED
+
+REFERENCE = Path(__file__).resolve().parent.parent / "docs" / "reference.md"
 
 DictFactory = Callable[[str, str], Dictionary]
 
@@ -41,3 +46,21 @@ def test_word_count_rule_alias(dictionary: DictFactory, registries: object) -> N
     assert isinstance(registries, Registries)
     assert registries.rules.get("word-count") is registries.rules.get("words")
     assert registries.rules.get("powers-of-two") is registries.rules.get("pow2")
+
+
+def _table_rows(heading_row: str) -> list[tuple[object, ...]]:
+    """The rows of the docs/reference.md table whose header is ``heading_row``."""
+    lines = REFERENCE.read_text(encoding="utf-8").splitlines()
+    start = lines.index(heading_row) + 2  # skip the |---| line
+    rows = []
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        rows.append(tuple(int(c) if re.fullmatch(r"\d+", c) else c for c in cells))
+    return rows
+
+
+def test_docs_reference_tables_are_the_tested_figures() -> None:
+    assert _table_rows("| size | board | word list | rule | score | words |") == PUBLISHED
+    assert _table_rows("| board | score | demulti | multi |") == MULTI

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import pty
 import select
 import shutil
@@ -55,8 +56,12 @@ def test_searchers_lists_options_types_defaults_help(run_cli):
 def test_plain_progress_when_piped(run_cli, tmp_path):
     r = run_cli("run", *SMALL, "--evals", "20000")
     assert r.returncode == 0, r.stderr
-    assert "best" in r.stderr and "evals" in r.stderr  # plain lines, no rich panel
-    assert "╭" not in r.stderr and "\x1b[" not in r.stderr
+    # plain progress: status lines and the stop line, nothing drawn, no terminal codes
+    lines = r.stderr.splitlines()
+    assert lines and "\x1b[" not in r.stderr
+    status = re.compile(r"^\[ *\d+\.\ds\] best \d[\d,]* [a-z]{9} evals [\d,]+ \([\d,]+/s\)")
+    assert all(status.match(line) for line in lines[:-1]), r.stderr
+    assert lines[-1] == "stopped: used 20,000 evaluations"
     assert "# rank\tboard\tscore\twords" in r.stdout
     assert "best board (" in r.stdout
     assert "seed 1" in r.stdout and "rule standard" in r.stdout
@@ -102,8 +107,10 @@ def test_rich_display_on_a_terminal(cli_env, tmp_path):
         output += chunk
     assert proc.wait(timeout=30) == 0
     text = output.decode("utf-8", "replace")
-    assert "╭" in text and "best score" in text and "evaluations" in text
-    assert "budget left" in text and "pool" in text  # the searcher's own stats
+    # the live panel: its title, its figures and the searcher's own stats
+    assert "hillclimb · standard · 3x3 · kjxqz" in text
+    assert "best score" in text and "evaluations" in text and "elapsed" in text
+    assert "budget left" in text and "pool" in text
     assert "# rank" in text
 
 
@@ -153,10 +160,16 @@ def test_killed_run_leaves_valid_jsonl_and_resumes(run_cli, cli_env, tmp_path):
 
 
 def test_jobs_two_merges_workers(run_cli):
-    r = run_cli("run", *SMALL, "--jobs", "2", "--evals", "40000", "--progress", "plain")
+    # one climb per worker: the run ends only when both have finished
+    r = run_cli("run", *SMALL, "-o", "restarts", "1", "--jobs", "2", "--progress", "jsonl")
     assert r.returncode == 0, r.stderr
-    assert "worker=0" in r.stderr or "worker=1" in r.stderr
+    assert "# stopped: searcher finished;" in r.stdout
     assert "jobs 2" in r.stdout and "# rank" in r.stdout
+    records = [json.loads(line) for line in r.stderr.splitlines()]
+    progress = [rec for rec in records if rec["type"] == "progress"]
+    assert progress and all(rec["stats"]["worker"] in (0, 1) for rec in progress)
+    finish = records[-1]
+    assert finish["type"] == "finish" and finish["stop_reason"] == "searcher finished"
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boggle_opt.plugin_loader import load_plugins
+from boggle_opt.plugin_loader import PluginLoader
 from boggle_opt.testing import SearcherConformance
 
 # per-searcher settings: a problem small enough to be quick, values to reject
@@ -19,7 +19,8 @@ SETTINGS: dict[str, dict[str, Any]] = {
     },
 }
 
-_registry = load_plugins().searchers
+# boggle-opt's own searchers, whatever other packages are installed
+_registry = PluginLoader(autoload=False).load().searchers
 for _name in _registry.names():
     _cls = _registry.get(_name)
     _attrs = {"searcher_cls": _cls, **SETTINGS.get(_name, {})}

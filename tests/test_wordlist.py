@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from boggle_opt.api import load_dictionary
+from boggle_opt.dictionary import Dictionary, load_dictionary, to_key
 from boggle_opt.core.errors import BoggleOptError, WordListError
 from boggle_opt.core.geometry import Geometry
-from boggle_opt.dictionary import Dictionary, to_key
 from boggle_opt.wordlist import clean_words, read_word_file
 
 STANDARD = {3: 1, 4: 1, 5: 2, 6: 3, 7: 5}

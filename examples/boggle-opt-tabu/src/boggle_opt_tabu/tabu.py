@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from boggle_opt.boards import with_letter
 from boggle_opt.options import check
 from boggle_opt.search import Event, Improved, Problem, Progress, SearcherBase
 
@@ -32,7 +33,7 @@ _A = ord("a")
 Ints = npt.NDArray[np.int64]
 
 
-class TabuSearch(SearcherBase):
+class TabuSearch(SearcherBase["TabuSearch.Options"]):
     """Tabu search: step to the best non-tabu neighbour, even a worse one; perturb when stuck."""
 
     name = "tabu"
@@ -63,11 +64,6 @@ class TabuSearch(SearcherBase):
             check(self.swaps >= 0, "swaps", f"must be >= 0, got {self.swaps}")
             check(self.patience >= 1, "patience", f"must be >= 1, got {self.patience}")
             check(self.perturb >= 0, "perturb", f"must be >= 0, got {self.perturb}")
-
-    options: Options
-
-    def __init__(self, options: TabuSearch.Options | None = None) -> None:
-        super().__init__(options if options is not None else TabuSearch.Options())
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
         return _Walk(problem, rng, self.options).events()
@@ -146,7 +142,7 @@ class _Walk:
         if pick < n * 26:
             cell, letter = divmod(pick, 26)
             tabu_until[cell * 26 + codes[cell]] = until
-            return board[:cell] + chr(_A + letter) + board[cell + 1:], top
+            return with_letter(board, cell, letter), top
         i, j = (int(c) for c in pairs[pick - n * 26])
         tabu_until[i * 26 + codes[i]] = until
         tabu_until[j * 26 + codes[j]] = until

@@ -1,0 +1,114 @@
+"""Board helpers shared by searchers: geometries, random boards, one-letter edits, ascent.
+
+A board is a string of lower-case letters in column-major order; letter
+codes are 0-25. Every built-in searcher draws its random boards and makes its
+one-letter changes here, and a plugin's searcher can do the same.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .core.geometry import Geometry, check_letters, infer_size, parse_size
+
+if TYPE_CHECKING:
+    from .search import Problem
+
+A: int = ord("a")
+
+
+@cache
+def make_geometry(cols: int, rows: int) -> Geometry:
+    """The geometry of a ``cols`` x ``rows`` board, made once per size.
+
+    A geometry is immutable and building one computes every symmetry.
+    """
+    return Geometry(cols, rows)
+
+
+def size_geometry(size: str) -> Geometry:
+    """The geometry named by ``size`` (``CxR``)."""
+    return make_geometry(*parse_size(size))
+
+
+def geometry_for(board: str, size: str | None) -> Geometry:
+    """The geometry named by ``size`` (``CxR``), else the square one the board fits."""
+    letters = check_letters(board)
+    cols, rows = parse_size(size) if size is not None else infer_size(len(letters))
+    return make_geometry(cols, rows)
+
+
+def allowed_letters(exclude: str = "") -> np.ndarray:
+    """A bool mask of the 26 letters that may appear on a board."""
+    mask = np.ones(26, dtype=bool)
+    for ch in exclude:
+        mask[ord(ch) - A] = False
+    return mask
+
+
+def random_letters(
+    rng: np.random.Generator, freqs: np.ndarray, shape: int | tuple[int, ...]
+) -> np.ndarray:
+    """Letter codes 0-25 (uint8) drawn from the letter frequencies ``freqs``."""
+    # inverse-CDF on one batch of uniforms: much cheaper than rng.choice per cell
+    cdf = np.cumsum(freqs)
+    cdf /= cdf[-1]
+    codes = np.searchsorted(cdf, rng.random(shape), side="right")
+    return np.minimum(codes, 25).astype(np.uint8)
+
+
+def board_text(codes: np.ndarray) -> str:
+    """Letter codes 0-25 as a board string."""
+    return (codes.astype(np.uint8) + A).tobytes().decode("ascii")
+
+
+def random_boards(
+    problem: Problem, rng: np.random.Generator, count: int, exclude: str = ""
+) -> list[str]:
+    """``count`` boards with letters drawn by the dictionary's letter frequencies,
+    never a letter of ``exclude``."""
+    allowed = allowed_letters(exclude)
+    freqs = problem.letter_frequencies() * allowed
+    if freqs.sum() <= 0:  # the dictionary uses none of the allowed letters
+        freqs = allowed.astype(np.float64)
+    codes = random_letters(rng, freqs, (count, problem.n_cells))
+    return [board_text(row) for row in codes]
+
+
+def random_board(problem: Problem, rng: np.random.Generator, exclude: str = "") -> str:
+    """One board drawn as ``random_boards`` draws them."""
+    return random_boards(problem, rng, 1, exclude)[0]
+
+
+def with_letter(board: str, cell: int, letter: int) -> str:
+    """``board`` with the letter code ``letter`` (0-25) at ``cell``."""
+    return board[:cell] + chr(A + letter) + board[cell + 1 :]
+
+
+def steepest_step(
+    problem: Problem, board: str, score: int, allowed: np.ndarray | None = None
+) -> tuple[str, int] | None:
+    """The best one-letter change of ``board`` if it scores more than ``score``
+    (the first such cell and letter on a tie), else None. Scores every change
+    at once with ``problem.neighbourhood`` (25 * n_cells evaluations);
+    ``allowed`` (see ``allowed_letters``) keeps other letters off the board."""
+    scores = np.asarray(problem.neighbourhood(board), dtype=np.int64)
+    if allowed is not None:
+        scores[~np.tile(allowed, problem.n_cells)] = -1
+    best = int(np.argmax(scores))
+    if scores[best] <= score:
+        return None
+    cell, letter = divmod(best, 26)
+    return with_letter(board, cell, letter), int(scores[best])
+
+
+def steepest_ascent(
+    problem: Problem, board: str, score: int, allowed: np.ndarray | None = None
+) -> tuple[str, int]:
+    """Take the best one-letter change until none scores more: a local optimum."""
+    while (step := steepest_step(problem, board, score, allowed)) is not None:
+        board, score = step
+    return board, score

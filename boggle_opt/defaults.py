@@ -1,0 +1,16 @@
+"""The defaults of a run or a scoring command, named once.
+
+The command line, the library (``boggle_opt.runs``), ``load_dictionary`` and
+the conformance suite all take these names from here.
+"""
+
+from __future__ import annotations
+
+#: the word list given none: the embedded ``kjxqz`` list
+WORDLIST = "default"
+#: the scoring rule given none
+RULE = "standard"
+#: the board size of a run given none
+SIZE = "4x4"
+#: the time budget of a run given no budget, for a searcher that is not exhaustive
+SECONDS = 60.0

@@ -1,0 +1,292 @@
+"""A run of a searcher: its specification, built once, and ``search()`` for Python callers.
+
+``RunSpec`` holds every fact of a run (searcher and options, rule, word list,
+size, seed, budget, jobs, and the run file it resumes). ``boggle-opt run``,
+``search()`` below and the driver's worker processes all take it:
+``spec.prepare()`` builds the dictionary, the problem and the searcher, and
+``PreparedRun.driver()`` the ``Driver`` that runs it. ``spec.record()`` is the
+same facts as the run file writes them (and ``--resume`` reads them back).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import defaults
+from .boards import size_geometry
+from .core.errors import BoggleOptError
+from .core.geometry import Geometry
+from .dictionary import Dictionary, load_dictionary
+from .driver import Budget, Consumer, Driver, RunState
+from .options import as_dict, make_options
+from .plugin_loader import load_plugins
+from .registry import Registries
+from .runfile import PastRun, RunFileWriter, read_run_file
+from .search import Event, Problem, Searcher
+
+__all__ = ["PreparedRun", "RunSpec", "SearchResult", "default_budget", "search"]
+
+
+def default_budget(cls: type[Searcher]) -> Budget:
+    """A run given no budget: to the end if exhaustive, else ``defaults.SECONDS``."""
+    return Budget() if getattr(cls, "exhaustive", False) else Budget(seconds=defaults.SECONDS)
+
+
+def remaining_budget(past: PastRun) -> Budget:
+    """What a resumed run's budget had left (a run file records its budget and use)."""
+    old = past.settings.get("budget") or {}
+    seconds = old.get("seconds")
+    evals = old.get("evaluations")
+    return Budget(
+        None if seconds is None else max(1.0, seconds - past.elapsed),
+        None if evals is None else max(1, evals - past.evaluations),
+        old.get("target"),
+    )
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Every setting of one run, checked: build one with ``RunSpec.build``."""
+
+    #: the searcher class and the name it runs under
+    searcher: type[Searcher]
+    name: str
+    #: an instance of ``searcher.Options``
+    options: Any
+    #: board size ``CxR``
+    size: str
+    rule: str
+    wordlist: str
+    seed: int
+    budget: Budget
+    #: worker processes (independent copies, or the searcher's own if ``parallel``)
+    jobs: int = 1
+    #: the run file's account of the run this one continues
+    resume: PastRun | None = None
+
+    @classmethod
+    def build(
+        cls,
+        searcher: str | type[Searcher],
+        registries: Registries,
+        *,
+        options: Mapping[str, object] = {},
+        size: str = defaults.SIZE,
+        rule: str = defaults.RULE,
+        wordlist: str = defaults.WORDLIST,
+        seed: int | None = None,
+        budget: Budget | None = None,
+        jobs: int = 1,
+        resume: PastRun | None = None,
+    ) -> RunSpec:
+        """Look the searcher up, check its options (written as ``-o`` takes them),
+        and fill the gaps: a fresh seed, and with no budget what a resumed run
+        had left, else ``default_budget``."""
+        if isinstance(searcher, str):
+            entry = registries.searchers.entry(searcher)
+            name, found = entry.name, entry.item
+        else:
+            name, found = getattr(searcher, "name", "") or searcher.__name__, searcher
+        pairs = [(str(key), str(value)) for key, value in options.items()]
+        opts = make_options(name, found.Options, pairs)
+        if budget is None or budget.unlimited:
+            budget = remaining_budget(resume) if resume is not None else default_budget(found)
+        if jobs < 1:
+            raise BoggleOptError(f"jobs must be >= 1, got {jobs}")
+        return cls(
+            searcher=found,
+            name=name,
+            options=opts,
+            size=size_geometry(size).size,
+            rule=rule,
+            wordlist=wordlist,
+            seed=secrets.randbits(32) if seed is None else seed,
+            budget=budget,
+            jobs=jobs,
+            resume=resume,
+        )
+
+    @classmethod
+    def resuming(
+        cls, path: str, registries: Registries, *, budget: Budget | None = None, jobs: int = 1
+    ) -> RunSpec:
+        """The run recorded in the run file ``path``, to continue it (with a new
+        ``budget``, or what its own had left)."""
+        past = read_run_file(path)
+        settings = past.settings
+        if settings.get("searcher") is None:
+            raise BoggleOptError(f"run file {path!r} does not name its searcher")
+        return cls.build(
+            str(settings["searcher"]), registries,
+            options=dict(settings.get("options") or {}),
+            size=str(settings.get("size") or defaults.SIZE),
+            rule=str(settings.get("rule") or defaults.RULE),
+            wordlist=str(settings.get("wordlist") or defaults.WORDLIST),
+            seed=int(settings["seed"]) if settings.get("seed") is not None else None,
+            budget=budget, jobs=jobs, resume=past,
+        )
+
+    @property
+    def geometry(self) -> Geometry:
+        return size_geometry(self.size)
+
+    @property
+    def segment(self) -> int:
+        """0 for a fresh run; for a resumed one, how many segments came before."""
+        return self.resume.segments if self.resume is not None else 0
+
+    def problem(self, dictionary: Dictionary | None = None,
+                registries: Registries | None = None) -> Problem:
+        """The problem to search (``dictionary`` must be for this word list and rule)."""
+        if dictionary is None:
+            dictionary = load_dictionary(self.wordlist, self.rule, registries)
+        resumed = tuple(self.resume.checkpoints) if self.resume is not None else ()
+        return Problem(dictionary, self.geometry, jobs=self.jobs, resumed=resumed,
+                       target=self.budget.target)
+
+    def worker_problem(self) -> Problem:
+        """The problem as one of ``jobs`` independent copies rebuilds it, in its own process."""
+        return dataclasses.replace(self, jobs=1, resume=None).problem()
+
+    def record(self, wordlist_label: str) -> dict[str, Any]:
+        """The run's settings as the run file records them."""
+        return {
+            "searcher": self.name,
+            "options": as_dict(self.options),
+            "size": self.size,
+            "rule": self.rule,
+            "wordlist": self.wordlist,
+            "seed": self.seed,
+            "jobs": self.jobs,
+            "budget": {"seconds": self.budget.seconds, "evaluations": self.budget.evaluations,
+                       "target": self.budget.target},
+            "wordlist_label": wordlist_label,
+        }
+
+    def prepare(self, registries: Registries | None = None,
+                dictionary: Dictionary | None = None) -> PreparedRun:
+        """Build the dictionary (unless given), the problem and the searcher."""
+        problem = self.problem(dictionary, registries)
+        scorer = problem.dictionary.scorer(problem.geometry)
+        return PreparedRun(
+            spec=self,
+            searcher=self.searcher(self.options),
+            problem=problem,
+            record=self.record(problem.dictionary.label),
+            word_count=lambda board: len(scorer.words(board)),
+        )
+
+
+@dataclass(frozen=True)
+class PreparedRun:
+    """A run spec with its searcher and problem built, ready for a Driver."""
+
+    spec: RunSpec
+    searcher: Searcher
+    problem: Problem
+    #: ``spec.record(...)``: the settings a run file records
+    record: dict[str, Any]
+    word_count: Callable[[str], int]
+
+    def driver(self, consumers: Sequence[Consumer] = ()) -> Driver:
+        return Driver.from_spec(self.spec, self.searcher, self.problem, consumers,
+                                settings=self.record)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a run found. ``boards`` is best first, symmetric copies counted once."""
+
+    searcher: str
+    options: dict[str, Any]
+    seed: int
+    stop_reason: str
+    evaluations: int
+    seconds: float
+    boards: list[tuple[str, int]]
+    #: the driver's final state (history of best scores, last Progress stats, ...)
+    state: RunState
+
+    @property
+    def best_board(self) -> str:
+        return self.state.best_board
+
+    @property
+    def best_score(self) -> int:
+        return self.state.best_score
+
+
+class _Callback:
+    """A consumer that hands each event to a function."""
+
+    def __init__(self, on_event: Callable[[Event, RunState], None]) -> None:
+        self.on_event = on_event
+
+    def start(self, state: RunState) -> None:
+        pass
+
+    def event(self, event: Event, state: RunState) -> None:
+        self.on_event(event, state)
+
+    def finish(self, state: RunState) -> None:
+        pass
+
+
+def search(
+    searcher: str | type[Searcher] = "annealing",
+    *,
+    size: str = defaults.SIZE,
+    rule: str = defaults.RULE,
+    wordlist: str = defaults.WORDLIST,
+    seconds: float | None = None,
+    evals: int | None = None,
+    target: int | None = None,
+    seed: int | None = None,
+    options: Mapping[str, object] | None = None,
+    on_event: Callable[[Event, RunState], None] | None = None,
+    consumers: Sequence[Consumer] = (),
+    out: str | None = None,
+    jobs: int = 1,
+    dictionary: Dictionary | None = None,
+    registries: Registries | None = None,
+) -> SearchResult:
+    """Run one searcher and return what it found: ``boggle-opt run`` in one call.
+
+    ``searcher`` is a registered name or a searcher class (one of your own,
+    not registered anywhere). ``options`` are the searcher's options, written
+    as on the command line (``{"pool-size": 100}`` or ``{"pool_size": 100}``);
+    each value goes through the same check as ``-o name value``. With no
+    ``seconds``, ``evals`` or ``target``, a searcher that is not exhaustive
+    runs for ``defaults.SECONDS``. A ``seed`` of None draws a fresh one, given
+    back in the result. ``dictionary`` skips building one (it must be for
+    ``wordlist`` and ``rule``, which worker processes rebuild with ``jobs``).
+    ``out`` writes the run file of ``--out``, which ``boggle-opt run --resume``
+    continues. Ctrl-C ends the run early; the result then has
+    ``stop_reason == "interrupted"``.
+    """
+    regs = registries if registries is not None else load_plugins()
+    spec = RunSpec.build(
+        searcher, regs, options=options or {}, size=size, rule=rule, wordlist=wordlist,
+        seed=seed, budget=Budget(seconds, evals, target), jobs=jobs,
+    )
+    run = spec.prepare(regs, dictionary)
+    everyone: list[Consumer] = list(consumers)
+    if on_event is not None:
+        everyone.append(_Callback(on_event))
+    if out is not None:
+        everyone.append(RunFileWriter(out, run.record, run.word_count))
+    state = run.driver(everyone).run()
+    return SearchResult(
+        searcher=spec.name,
+        options=run.record["options"],
+        seed=spec.seed,
+        stop_reason=state.stop_reason,
+        evaluations=state.evaluations,
+        seconds=state.elapsed(),
+        boards=state.ranked(),
+        state=state,
+    )
