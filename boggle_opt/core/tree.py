@@ -87,11 +87,6 @@ def cell_order(geometry: Geometry) -> list[int]:
     return order
 
 
-def zeros32(words: i64) -> vec[i32]:
-    """A vector of ``words`` zeros (built in blocks: no boxed list on the way)."""
-    return grown32(vec[i32](), words, words)
-
-
 def grown32(v: vec[i32], words: i64, want: i64 = 0) -> vec[i32]:
     """``v`` with zeros appended to at least ``words`` words: to ``want`` if
     given, else an eighth bigger."""
