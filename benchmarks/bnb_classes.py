@@ -52,17 +52,19 @@ def main() -> int:
     ap.add_argument("--wordlist", default="enable2k")
     ap.add_argument("--rule", default="standard")
     ap.add_argument("--only", default="", help="comma-separated 0-based class indices to run")
+    ap.add_argument("--pass-paths", type=int, default=0,
+                    help="paths one tree-build pass may record (default: the kernel's)")
     ns = ap.parse_args()
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
 
-    from boggle_opt.api import load_dictionary, make_geometry, parse_size
+    from boggle_opt.boards import size_geometry
     from boggle_opt.classes import letter_mask, parse_class
     from boggle_opt.core.branch import ClassSolver
+    from boggle_opt.dictionary import load_dictionary
 
     try:
         classes = read_classes(ns.classfile)
-        cols, rows = parse_size(ns.size)
-        geometry = make_geometry(cols, rows)
+        geometry = size_geometry(ns.size)
         parsed = [parse_class(text, geometry) for text, _ in classes]
     except (OSError, ValueError) as err:
         print(f"bnb_classes: {err}", file=sys.stderr)
@@ -73,6 +75,8 @@ def main() -> int:
     d = load_dictionary(ns.wordlist, ns.rule)
     scorer = d.scorer(geometry)
     solver = ClassSolver(d.trie, geometry)
+    if ns.pass_paths:
+        solver.builder.pass_paths = ns.pass_paths
     setup = time.process_time() - t0
     switch = f"switch score {ns.switch_score}" if ns.switch_score else f"switch {ns.switch}x"
     print(f"# {ns.classfile.name}: {len(picked)} of {len(classes)} classes, {ns.size}, "

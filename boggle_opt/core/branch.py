@@ -94,7 +94,7 @@ class ClassSolver:
         self.ob.found = vec[i64]()
         self.ob.visits = 0
         self._branch(tree, tree.root, 0)
-        self.peak_words = max(self.peak_words, len(tree.a))
+        self.peak_words = max(self.peak_words, tree.top)
         found = self.ob.found
         n = self.n
         boards: list[str] = []

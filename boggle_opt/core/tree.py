@@ -55,10 +55,18 @@ MAX_CELLS: Final[i64] = 31
 REPEATS_BIT: Final[i64] = 1 << 40
 # ``pass_bit`` of the counting search, which takes every path
 ALL_PATHS: Final[i64] = (1 << 31) - 1
-# Paths one build pass may record. The records take about 8 words a path's
-# new nodes, so this bounds their memory (about 100 MB on 4x4) whatever the
-# class; a class with more paths is built in more passes, each a search.
-PASS_PATHS: Final[i64] = 1_000_000
+# Paths one build pass may record (a letter with more is a pass of its own).
+# The records take about 30 words a path, so this bounds their memory, and
+# small records stay in the cache: on the hardest 4x4 sample class, passes of
+# 1 million paths built faster than one pass of all 12 million.
+PASS_PATHS: Final[i64] = 500_000
+# Sizes set aside before a build, from the counting search, so that neither
+# vector is copied to grow while it is big (that held both copies, nearly
+# doubling the peak): measured build records per path of a pass, and arena
+# words per path of the class (about 9.7 built, 10.8 at the forcing's peak
+# on the hardest 4x4 sample class).
+RECORD_WORDS_PER_PATH: Final[i64] = 32
+ARENA_WORDS_PER_PATH: Final[i64] = 12
 # Childless sum nodes with the same points are the same node (a third of a
 # tree's nodes on 4x4): built trees share one per points value below this.
 LEAF_LIMIT: Final[i64] = 1 << 12
@@ -85,6 +93,12 @@ def cell_order(geometry: Geometry) -> list[int]:
         ranks = [3, 11, 9, 1, 7, 15, 14, 6, 5, 13, 12, 4, 2, 10, 8, 0]
         order = sorted(range(16), key=lambda c: -ranks[c])
     return order
+
+
+def fresh32(words: i64) -> vec[i32]:
+    """``words`` zeros in a buffer of exactly that capacity (growing one
+    past its capacity copies it, holding both copies for a moment)."""
+    return grown32(vec[i32](capacity=words), words, words)
 
 
 def grown32(v: vec[i32], words: i64, want: i64 = 0) -> vec[i32]:
@@ -290,6 +304,7 @@ class TreeBuilder:
     leaves: vec[i64]  # the shared childless sum node of each points value, or -1
     pass_paths: i64  # at most this many paths a pass, unless one letter has more
     passes: i64  # passes of the last build
+    records_peak: i64  # most record words one pass of the last build used
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int]) -> None:
         n = geometry.n
@@ -372,6 +387,14 @@ class TreeBuilder:
             self.leaves[i] = -1
         self._search(0, ALL_PATHS, 0)
         self.passes = 0
+        self.records_peak = 0
+        paths_total: i64 = 0
+        for i in range(26 * n):
+            paths_total += self.paths_at[i]
+        need = ARENA_WORDS_PER_PATH * paths_total + 64 * n
+        if len(tree.a) < need:
+            tree.a = vec[i32]()  # let the old arena go before taking the new one
+            tree.a = fresh32(need)
         for p in range(n):
             full = self.masks[p]
             left = full
@@ -394,9 +417,10 @@ class TreeBuilder:
                     continue  # no path starts its sorted cells here with these letters
                 self.masks[p] = group
                 self.counts[p] = popcount26(group)
-                self._clear()
+                self._clear(paths)
                 self._search(p, 1 << p, (1 << p) - 1)
                 self.passes += 1
+                self.records_peak = max(self.records_peak, self.b_top)
                 nodes += self.n_records - 2  # the root, and the choice node at p (added below)
                 # freeze the sum nodes under this position's choice record
                 top = vec[i64]([tree._reserve(KIDS * self.n_records + self.n_records)])
@@ -469,11 +493,14 @@ class TreeBuilder:
                     self.letter_at, q, first + popcount26(rmask & (bit - 1)), blocked | (1 << q),
                 )
 
-    def _clear(self) -> None:
-        """Empty build records (just the root) and duplicate set."""
+    def _clear(self, paths: i64) -> None:
+        """Empty build records (just the root), sized for ``paths`` paths,
+        and duplicate set."""
         n = self.n
-        if len(self.b) < 1 + n:
-            self.b = vec[i32]([0] * (64 * (n + 28)))
+        need = RECORD_WORDS_PER_PATH * paths + 2 * n * (n + 28)
+        if len(self.b) < need:
+            self.b = vec[i32]()
+            self.b = fresh32(need)
         for i in range(1 + n):
             self.b[i] = 0  # the root: no points, no children
         self.b_top = 1 + n
