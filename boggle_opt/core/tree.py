@@ -63,9 +63,10 @@ PASS_PATHS: Final[i64] = 500_000
 # Sizes set aside before a build, from the counting search, so that neither
 # vector is copied to grow while it is big (that held both copies, nearly
 # doubling the peak): measured build records per path of a pass, and arena
-# words per path of the class (about 9.7 built, 10.8 at the forcing's peak
-# on the hardest 4x4 sample class).
+# words per path of the class, which grows with the board: at the forcing's
+# peak 7.1-8.4 on the hardest 3x4 sample classes, 10.8 on the hardest 4x4 one.
 RECORD_WORDS_PER_PATH: Final[i64] = 32
+ARENA_WORDS_PER_PATH_SMALL: Final[i64] = 9  # up to 15 cells
 ARENA_WORDS_PER_PATH: Final[i64] = 12
 # Childless sum nodes with the same points are the same node (a third of a
 # tree's nodes on 4x4): built trees share one per points value below this.
@@ -391,7 +392,8 @@ class TreeBuilder:
         paths_total: i64 = 0
         for i in range(26 * n):
             paths_total += self.paths_at[i]
-        need = ARENA_WORDS_PER_PATH * paths_total + 64 * n
+        per_path = ARENA_WORDS_PER_PATH if n >= 16 else ARENA_WORDS_PER_PATH_SMALL
+        need = per_path * paths_total + 64 * n
         if len(tree.a) < need:
             tree.a = vec[i32]()  # let the old arena go before taking the new one
             tree.a = fresh32(need)
