@@ -390,8 +390,12 @@ class TreeBuilder:
         self.passes = 0
         self.records_peak = 0
         paths_total: i64 = 0
+        # a pass takes at least one letter, so the busiest letter sets the
+        # records' size: passes may fill up to that at no cost in memory
+        budget = self.pass_paths
         for i in range(26 * n):
             paths_total += self.paths_at[i]
+            budget = max(budget, self.paths_at[i])
         per_path = ARENA_WORDS_PER_PATH if n >= 16 else ARENA_WORDS_PER_PATH_SMALL
         need = per_path * paths_total + 64 * n
         if len(tree.a) < need:
@@ -410,7 +414,7 @@ class TreeBuilder:
                 while left != 0:
                     bit: i64 = left & -left
                     more = self.paths_at[p * 26 + popcount26(bit - 1)]
-                    if group != 0 and paths + more > self.pass_paths:
+                    if group != 0 and paths + more > budget:
                         break
                     group |= bit
                     paths += more
