@@ -49,9 +49,11 @@ from boggle_opt.search import Checkpoint, Event, Improved, Problem, Progress, Se
 
 #: marks this searcher's checkpoint records in a run file
 RECORD_KIND = "bnb"
-#: the default ``switch-score`` by size (a size not listed switches by the
-#: ``switch`` ratio); the research 4x4 run at min score 3500 used 8000
-SWITCH_SCORES: dict[str, int] = {}
+#: the default ``switch`` ratio by size, measured on the anchor samples
+#: (benchmarks/bnb_classes.py): 3x4 was as fast at 1.5 and 2.0 and slower
+#: from 2.5; 4x4 takes the published run's 8000 at min score 3500
+SWITCH_RATIOS: dict[str, float] = {"4x4": 8000 / 3500}
+DEFAULT_SWITCH = 1.5
 #: sizes with at most this many classes are solved biggest first by the cost
 #: model (3x4 default buckets: 27,135 classes costed in about 2 s); more come
 #: lazily in the fixed shuffled order of ``ClassSpace``
@@ -162,15 +164,16 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             metadata={"help": "other buckets for the 4 corner cells, e.g. 'aeiosuy "
                       "bcdfghjklmnpqrtvwxz' (empty: as buckets, or the size's default)"},
         )
-        switch: float = field(
-            default=1.5,
-            metadata={"help": "use the orderly bound once a tree's bound is below switch x min-score"},
+        switch: float | None = field(
+            default=None,
+            metadata={"help": "use the orderly bound once a tree's bound is at most switch x min-score "
+                      "(none: 2.29 on 4x4, else 1.5)"},
         )
         switch_score: int | None = field(
             default=None,
             metadata={"help": "use the orderly bound once a tree's bound is at most this score, "
                       "instead of the switch ratio (the published 4x4 run used 8000 at min-score "
-                      "3500); none: the size's default if it has one, 0: always the ratio"},
+                      "3500); none or 0: the switch ratio"},
         )
         climb_seconds: float = field(
             default=5.0, metadata={"help": "length of the hill climb that sets a missing min-score"}
@@ -185,7 +188,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                 parse_buckets(self.buckets)  # raises a one-line ValueError
             if self.corner_buckets:
                 parse_buckets(self.corner_buckets)
-            check(self.switch >= 1.0, "switch", f"must be >= 1, got {self.switch}")
+            check(self.switch is None or self.switch >= 1.0, "switch", f"must be >= 1, got {self.switch}")
             check(
                 self.switch_score is None or self.switch_score >= 0,
                 "switch-score", f"must be >= 0, got {self.switch_score}",
@@ -230,12 +233,10 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             costs = {}
             todo = (c for c in space.iterate(shuffled=True) if class_name(c) not in done)
             stats = _Stats(total, len(done), float(total - len(done)))
-        switch_score = opts.switch_score
-        if switch_score is None:
-            switch_score = SWITCH_SCORES.get(geometry.size, 0)
+        switch = opts.switch if opts.switch is not None else SWITCH_RATIOS.get(geometry.size, DEFAULT_SWITCH)
         args = (
             problem.dictionary.keys, problem.dictionary.points, geometry.cols, geometry.rows,
-            buckets, min_score, round(opts.switch * 100), switch_score,
+            buckets, min_score, round(switch * 100), opts.switch_score or 0,
         )
         yield Progress(stats.snapshot(best, min_score))
         results = _results(todo, args, problem.jobs)

@@ -201,8 +201,8 @@ def test_cli_kill_and_resume(
 def test_switch_score_reaches_the_kernel(
     dictionary: Callable[[str, str], Dictionary], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``switch-score`` (or the size's default) is what each class is solved
-    with; the boards do not depend on it."""
+    """``switch-score`` and ``switch`` (or the size's default ratio) are what
+    each class is solved with; the boards do not depend on them."""
     calls: list[tuple[int, int]] = []
     real = bnb.ClassSolver
 
@@ -230,8 +230,9 @@ def test_switch_score_reaches_the_kernel(
         calls.clear()
         boards, _, _ = run_bnb(Problem(d, geometry), min_score=14, **options)
         assert boards == expected and set(calls) == {used}
-    monkeypatch.setitem(bnb.SWITCH_SCORES, "2x2", 25)
-    for options, used in [({}, (150, 25)), ({"switch_score": 0}, (150, 0)), ({"switch_score": 40}, (150, 40))]:
+    monkeypatch.setitem(bnb.SWITCH_RATIOS, "2x2", 2.5)
+    for options, used in [({}, (250, 0)), ({"switch_score": 0}, (250, 0)), ({"switch": 1.2}, (120, 0)),
+                          ({"switch_score": 40}, (250, 40))]:
         calls.clear()
         boards, _, _ = run_bnb(Problem(d, geometry), min_score=14, **options)
         assert boards == expected and set(calls) == {used}
