@@ -32,7 +32,8 @@ def one_run(jobs: int, wordlist: str, min_score: int, buckets: str) -> dict[str,
     """Run the proof here and return its figures (called in a child process)."""
     import numpy as np
 
-    from boggle_opt.api import load_dictionary, make_geometry
+    from boggle_opt.boards import make_geometry
+    from boggle_opt.dictionary import load_dictionary
     from boggle_opt.plugins.bnb import BranchAndBound
     from boggle_opt.search import Improved, Problem, Progress
 

@@ -4,7 +4,7 @@ seeded sample of classes, and the full 3x4 cost it implies.
     python benchmarks/bnb_3x4_sample.py [--sample 40] [--seed 1] [--min-score 1500]
 
 Classes use the default 3x4 buckets (3 buckets, 2 in the corners, as in
-REFERENCE.md: 27,135 classes up to symmetry). Each class is solved in this
+docs/reference.md: 27,135 classes up to symmetry). Each class is solved in this
 process, one after another; CPU time per class is what the estimate uses
 (the machine may be shared, so wall time is shown too).
 """
@@ -32,7 +32,8 @@ def main() -> int:
     ns = ap.parse_args()
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
 
-    from boggle_opt.api import load_dictionary, make_geometry
+    from boggle_opt.boards import make_geometry
+    from boggle_opt.dictionary import load_dictionary
     from boggle_opt.classes import (
         cell_buckets,
         class_letters,

@@ -74,7 +74,8 @@ _DICTIONARIES: dict[tuple[str, str], Any] = {}
 
 
 def run_task(task: Task) -> Result:
-    from boggle_opt.api import load_dictionary, make_geometry
+    from boggle_opt.boards import make_geometry
+    from boggle_opt.dictionary import load_dictionary
     from boggle_opt.driver import Budget, Driver
     from boggle_opt.options import make_options
     from boggle_opt.plugin_loader import load_plugins

@@ -11,13 +11,15 @@ import resource
 import time
 from typing import Any, TextIO
 
-from .api import load_dictionary, make_geometry
+from . import defaults
+from .boards import make_geometry
 from .classes import letter_mask, parse_class
 from .core.branch import ClassSolver
 from .core.errors import BoardError
 from .core.geometry import infer_size, parse_size
-from .core.tree import BOUND, cell_order
-from .plugin_loader import Registries
+from .core.tree import cell_order
+from .dictionary import load_dictionary
+from .registry import Registries
 
 
 def add_parser(sub: Any) -> None:
@@ -31,8 +33,9 @@ def add_parser(sub: Any) -> None:
         "cls", metavar="CLASS", help="one letter set per cell, column-major, e.g. \"lnrsy aeiou ...\""
     )
     p.add_argument("--size", help="CxR (default: square root of the number of sets)")
-    p.add_argument("--rule", default="standard", help="scoring rule (default: standard)")
-    p.add_argument("--wordlist", default="default", help="word list name or file (default: embedded)")
+    p.add_argument("--rule", default=defaults.RULE, help=f"scoring rule (default: {defaults.RULE})")
+    p.add_argument("--wordlist", default=defaults.WORDLIST,
+                   help=f"word list name or file (default: {defaults.WORDLIST}, the embedded list)")
     p.add_argument("--order", help="cell order, nearest the root first, e.g. 4,5,1,3,7,0,2,6,8")
     p.add_argument(
         "--min-score", type=int, help="also explore the class: list its boards scoring at least this"
@@ -73,7 +76,7 @@ def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     out.write(f"class\t{' '.join(sets)}\n")
     out.write(f"boards\t{boards:,}\n")
     out.write(f"cell order\t{','.join(map(str, order))}\n")
-    out.write(f"bound\t{tree.a[tree.root + BOUND]}\n")
+    out.write(f"bound\t{tree.bound(tree.root)}\n")
     out.write(f"nodes\t{tree.n_nodes:,}\n")
     out.write(f"time\t{seconds:.3f} s\n")
     out.write(f"memory\t{4 * float(tree.top) / 1e6:.1f} MB arena; peak RSS {rss1 / 1024:.0f} MB "

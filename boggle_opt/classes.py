@@ -17,7 +17,7 @@ import numpy as np
 from .core.errors import BoggleOptError
 from .core.geometry import Geometry
 
-#: REFERENCE.md's buckets, found by heuristic search
+#: docs/reference.md's buckets, found by heuristic search
 BUCKETS_2 = "aeiosuy bcdfghjklmnpqrtvwxz"
 BUCKETS_3 = "aeijou bcdfgmpqvwxz hklnrsty"
 BUCKETS_4 = "aeiou bdfgjqvwxz lnrsy chkmpt"
@@ -31,7 +31,7 @@ def default_buckets(geometry: Geometry) -> tuple[str, str]:
     """Buckets and corner buckets ("" = the same) for a size. Fewer buckets
     mean fewer, bigger classes (bigger trees, more memory); on 3x3 three
     buckets measured fastest (2: as fast but 4x the memory; 4: twice as slow).
-    Larger boards take REFERENCE.md's 3x4 choice: 2 buckets in the corners."""
+    Larger boards take docs/reference.md's 3x4 choice: 2 buckets in the corners."""
     if geometry.n <= 9:
         return BUCKETS_3, ""
     return BUCKETS_3, BUCKETS_2

@@ -187,7 +187,7 @@ def test_force_bounds(small: tuple[dict[bytes, int], Dictionary]) -> None:
 
 
 def test_reference_class_bound(dictionary: Callable[[str, str], Dictionary]) -> None:
-    """REFERENCE.md: bound about 1231 with about 332,000 nodes. The bound
+    """docs/reference.md: bound about 1231 with about 332,000 nodes. The bound
     depends on the order of the edge cells; with edges 5,1,3,7 it is 1231."""
     from boggle_opt.core.branch import ClassSolver
 

@@ -22,7 +22,7 @@ from typing import Final
 from librt.vecs import append, extend, vec
 from mypy_extensions import i32, i64
 
-from .tree import BOUND, KIDS, LOW, LOW_BITS, Tree
+from .tree import BOUND, KIDS, LOW, LOW_BITS, SLOT, Tree
 from .trie import popcount26
 
 ENTRY: Final[i64] = 3  # stack entry: choice node, previous entry of its position, position
@@ -131,24 +131,25 @@ def _force(
         bit: i64 = m & -m
         m ^= bit
         st.visits += 1
-        # the letter's sum nodes, and the bound they give
-        p = points
-        add: i64 = 0
-        kids: i64 = 0
+        # the letter's sum nodes, and the bound they give (kept in the choice nodes)
+        letter_bound: i64 = 0
         s_end = g
         for i in range(stop, g, 2):
             cm = scratch[i + 1]
             if (cm & bit) != 0:
-                s = i64(a[scratch[i] + KIDS + popcount26(cm & (bit - 1))])
-                head_s = i64(a[s])
-                sp = head_s >> LOW_BITS
-                p += sp
-                add += i64(a[s + BOUND]) - sp
-                kids += head_s & LOW
-                scratch[s_end] = s
+                slot = scratch[i] + KIDS + SLOT * popcount26(cm & (bit - 1))
+                letter_bound += i64(a[slot + 1])
+                scratch[s_end] = i64(a[slot])
                 s_end += 1
-        if p + base + add < cutoff:
+        if points + base + letter_bound < cutoff:
             continue
+        p = points
+        kids: i64 = 0
+        for i in range(g, s_end):
+            head_s = i64(a[scratch[i]])
+            p += head_s >> LOW_BITS
+            kids += head_s & LOW
+        add = points + letter_bound - p  # the bounds of the sum nodes' children
         # push the sum nodes' choice children on their positions' stacks
         _room(st, top, ENTRY * kids)
         entries = st.entries

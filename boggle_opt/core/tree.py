@@ -14,10 +14,12 @@ Arena layout (one ``vec[i32]``: half the memory and cache lines of 64-bit
 words; nodes are immutable once written, so forced trees share every subtree
 they do not change):
   sum node:    [points << 5 | k, bound, choice child 0 .. k-1]   (children by position)
-  choice node: [letter mask << 5 | position, bound, sum child 0 .. popcount-1]
+  choice node: [letter mask << 5 | position, bound, (sum child, its bound) per letter]
 A sum node's own choice children follow it directly (a "family"), so the
 orderly bound, which reads a sum node and then its children, finds them in
-the same or the next cache line. Forcing appends new nodes at ``top``; a
+the same or the next cache line; and a choice node keeps each sum child's
+bound beside it, so the orderly bound drops most letters without reading the
+sum nodes at all (those reads were a third of its time). Forcing appends new nodes at ``top``; a
 caller truncates by resetting ``top``.
 """
 
@@ -40,6 +42,7 @@ from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, po
 HEAD: Final[i64] = 0  # sum node: points << LOW_BITS | k; choice node: mask << LOW_BITS | position
 BOUND: Final[i64] = 1
 KIDS: Final[i64] = 2
+SLOT: Final[i64] = 2  # words a choice node gives each sum child: the child, its bound
 LOW_BITS: Final[i64] = 5
 LOW: Final[i64] = 31  # a sum node's child count, a choice node's position
 MAX_POINTS: Final[i64] = (1 << 26) - 1  # of one sum node
@@ -66,8 +69,8 @@ PASS_PATHS: Final[i64] = 500_000
 # words per path of the class, which grows with the board: at the forcing's
 # peak 7.1-8.4 on the hardest 3x4 sample classes, 10.8 on the hardest 4x4 one.
 RECORD_WORDS_PER_PATH: Final[i64] = 32
-ARENA_WORDS_PER_PATH_SMALL: Final[i64] = 9  # up to 15 cells
-ARENA_WORDS_PER_PATH: Final[i64] = 12
+ARENA_WORDS_PER_PATH_SMALL: Final[i64] = 11  # up to 15 cells
+ARENA_WORDS_PER_PATH: Final[i64] = 14
 # Childless sum nodes with the same points are the same node (a third of a
 # tree's nodes on 4x4): built trees share one per points value below this.
 LEAF_LIMIT: Final[i64] = 1 << 12
@@ -76,7 +79,7 @@ LEAF_LIMIT: Final[i64] = 1 << 12
 def cell_order(geometry: Geometry) -> list[int]:
     """Cells nearest the root first: most neighbours first (centre, then
     edges, then corners), ties by distance to the centre, then index. For 4x4
-    this is the order REFERENCE.md gives."""
+    this is the order docs/reference.md gives."""
     cols = geometry.cols
     rows = geometry.rows
     keyed: list[tuple[int, int, int]] = []
@@ -90,7 +93,7 @@ def cell_order(geometry: Geometry) -> list[int]:
     keyed.sort()
     order = [c for _, _, c in keyed]
     if cols == 4 and rows == 4:
-        # REFERENCE.md's ranks (higher = nearer the root), cells 0..15
+        # docs/reference.md's ranks (higher = nearer the root), cells 0..15
         ranks = [3, 11, 9, 1, 7, 15, 14, 6, 5, 13, 12, 4, 2, 10, 8, 0]
         order = sorted(range(16), key=lambda c: -ranks[c])
     return order
@@ -164,7 +167,7 @@ class Tree:
             for j in range(1, k):
                 a[at + KIDS + j - 1] = a[root + KIDS + j]
             return at
-        sub = i64(a[choice + KIDS + popcount26(mask & (bit - 1))])
+        sub = i64(a[choice + KIDS + SLOT * popcount26(mask & (bit - 1))])
         return self._merge_sum(root, 1, sub, 0)
 
     def _merge_sum(self, s1: i64, skip1: i64, s2: i64, skip2: i64) -> i64:
@@ -187,7 +190,7 @@ class Tree:
                 p1 = (i64(a[c1]) & LOW)
                 p2 = (i64(a[c2]) & LOW)
                 if p1 == p2:
-                    words += KIDS + popcount26((i64(a[c1]) >> LOW_BITS) | (i64(a[c2]) >> LOW_BITS))
+                    words += KIDS + SLOT * popcount26((i64(a[c1]) >> LOW_BITS) | (i64(a[c2]) >> LOW_BITS))
                 if p1 <= p2:
                     i += 1
                 if p2 <= p1:
@@ -259,17 +262,18 @@ class Tree:
             if (m1 & bit) != 0 and (m2 & bit) != 0:
                 child = self._merge_sum(i64(a[c1 + KIDS + i]), 0, i64(a[c2 + KIDS + j]), 0)
                 a = self.a
-                i += 1
-                j += 1
+                i += SLOT
+                j += SLOT
             elif (m1 & bit) != 0:
                 child = i64(a[c1 + KIDS + i])
-                i += 1
+                i += SLOT
             else:
                 child = i64(a[c2 + KIDS + j])
-                j += 1
-            a[out] = i32(child)
-            out += 1
+                j += SLOT
             b = i64(a[child + BOUND])
+            a[out] = i32(child)
+            a[out + 1] = i32(b)
+            out += SLOT
             if b > bound:
                 bound = b
         a[at + BOUND] = i32(bound)
@@ -429,7 +433,7 @@ class TreeBuilder:
                 self.records_peak = max(self.records_peak, self.b_top)
                 nodes += self.n_records - 2  # the root, and the choice node at p (added below)
                 # freeze the sum nodes under this position's choice record
-                top = vec[i64]([tree._reserve(KIDS * self.n_records + self.n_records)])
+                top = vec[i64]([tree._reserve((KIDS + SLOT) * self.n_records)])
                 b = self.b
                 j = i64(b[1 + p]) + 1  # the root record's slot for p, then its choice record
                 m = group
@@ -454,7 +458,7 @@ class TreeBuilder:
                 kid_first = append(kid_first, first_sum)
         # the root's family
         k = len(kid_pos)
-        at = tree._reserve(KIDS + k + k * KIDS + len(sums))
+        at = tree._reserve(KIDS + k + k * KIDS + SLOT * len(sums))
         a = tree.a
         bound: i64 = 0
         fam = at + KIDS + k
@@ -463,9 +467,12 @@ class TreeBuilder:
             a[fam + HEAD] = i32(kid_mask[i] << LOW_BITS | kid_pos[i])
             a[fam + BOUND] = i32(kid_bound[i])
             end = kid_first[i + 1] if i + 1 < k else len(sums)
+            slot = fam + KIDS
             for x in range(kid_first[i], end):
-                a[fam + KIDS + x - kid_first[i]] = i32(sums[x])
-            fam += KIDS + end - kid_first[i]
+                a[slot] = i32(sums[x])
+                a[slot + 1] = a[sums[x] + BOUND]
+                slot += SLOT
+            fam = slot
             bound += kid_bound[i]
         if bound > I32_MAX:
             raise ValueError("class too big: a bound of its tree exceeds 2**31")
@@ -674,7 +681,7 @@ def _freeze_sum(
             pos = i64(b[c])
             for x in range(c + 1, c + 1 + counts[pos]):
                 if b[x] != 0:
-                    words += 1
+                    words += SLOT
     points = i64(b[rec])
     if k == 0 and points < LEAF_LIMIT:
         shared = leaves[points]
@@ -705,9 +712,10 @@ def _freeze_sum(
                 if s != 0:
                     mask |= bit
                     child = _freeze_sum(b, a, masks, counts, leaves, n, top, s, pos)
-                    a[slot] = i32(child)
-                    slot += 1
                     sb = i64(a[child + BOUND])
+                    a[slot] = i32(child)
+                    a[slot + 1] = i32(sb)
+                    slot += SLOT
                     if sb > cb:
                         cb = sb
             a[fam + HEAD] = i32(mask << LOW_BITS | pos)
