@@ -56,8 +56,6 @@ GROW: Final[i64] = 1 << 20
 # 32-bit shift, so positions stay below 31.
 MAX_CELLS: Final[i64] = 31
 REPEATS_BIT: Final[i64] = 1 << 40
-# ``pass_bit`` of the counting search, which takes every path
-ALL_PATHS: Final[i64] = (1 << 31) - 1
 # Paths one build pass may record (a letter with more is a pass of its own).
 # The records take about 30 words a path, so this bounds their memory, and
 # small records stay in the cache: on the hardest 4x4 sample class, passes of
@@ -71,6 +69,9 @@ PASS_PATHS: Final[i64] = 500_000
 RECORD_WORDS_PER_PATH: Final[i64] = 32
 ARENA_WORDS_PER_PATH_SMALL: Final[i64] = 11  # up to 15 cells
 ARENA_WORDS_PER_PATH: Final[i64] = 14
+# Records bigger than this (words) are freed after a build, for the forcing;
+# smaller ones are kept for the next class (small classes come by thousands).
+KEEP_RECORDS: Final[i64] = RECORD_WORDS_PER_PATH * PASS_PATHS
 # Childless sum nodes with the same points are the same node (a third of a
 # tree's nodes on 4x4): built trees share one per points value below this.
 LEAF_LIMIT: Final[i64] = 1 << 12
@@ -303,10 +304,20 @@ class TreeBuilder:
     prev_letter: vec[i64]
     prev_rec: vec[i64]
     prev_len: i64
-    pass_bit: i64  # the position every recorded path of this pass uses
+    counting: bool  # the search counts paths (paths_at) instead of recording them
+    cap: i64  # > 0: give up the pass once its records exceed this many words
+    aborted: bool  # the pass was given up
+    pass_bit: i64  # the positions, one of which every recorded path of this pass uses
     blocked: i64  # the positions before it, which no path of this pass uses
     paths_at: vec[i64]  # paths by first position and its letter (26 a position)
     leaves: vec[i64]  # the shared childless sum node of each points value, or -1
+    # the root's choice nodes, by position: letters, bound, and their sum
+    # children sums[pos_first:pos_end]
+    pos_mask: vec[i64]
+    pos_bound: vec[i64]
+    pos_first: vec[i64]
+    pos_end: vec[i64]
+    sums: vec[i64]
     pass_paths: i64  # at most this many paths a pass, unless one letter has more
     passes: i64  # passes of the last build
     records_peak: i64  # most record words one pass of the last build used
@@ -350,10 +361,18 @@ class TreeBuilder:
         self.prev_letter = vec[i64]([0] * n)
         self.prev_rec = vec[i64]([0] * n)
         self.prev_len = 0
+        self.counting = False
+        self.cap = 0
+        self.aborted = False
         self.pass_bit = 0
         self.blocked = 0
         self.paths_at = vec[i64]([0] * (26 * n))
         self.leaves = vec[i64]([-1] * LEAF_LIMIT)
+        self.pos_mask = vec[i64]([0] * n)
+        self.pos_bound = vec[i64]([0] * n)
+        self.pos_first = vec[i64]([0] * n)
+        self.pos_end = vec[i64]([0] * n)
+        self.sums = vec[i64]()
         self.pass_paths = PASS_PATHS
         self.passes = 0
 
@@ -381,18 +400,24 @@ class TreeBuilder:
         tree.top = 0
         tree.n = n
         nodes: i64 = 1  # the root
-        kid_pos = vec[i64]()  # the root's choice children: position, mask, bound, first sum child
-        kid_mask = vec[i64]()
-        kid_bound = vec[i64]()
-        kid_first = vec[i64]()
-        sums = vec[i64]()  # their sum children, in order
+        self.sums = vec[i64]()
+        for q in range(n):
+            self.pos_mask[q] = 0
+            self.pos_bound[q] = 0
         for i in range(26 * n):
             self.paths_at[i] = 0
         for i in range(LEAF_LIMIT):
             self.leaves[i] = -1
-        self._search(0, ALL_PATHS, 0)
         self.passes = 0
         self.records_peak = 0
+        # most classes are small: one pass over every position, given up
+        # once its records outgrow a pass's budget
+        whole = self._pass(tree, 0, n - 1, 0, RECORD_WORDS_PER_PATH * self.pass_paths)
+        if whole >= 0:
+            return self._finish(tree, nodes + whole)
+        self.counting = True
+        self._search(0, (1 << n) - 1, 0)
+        self.counting = False
         paths_total: i64 = 0
         # a pass takes at least one letter, so the busiest letter sets the
         # records' size: passes may fill up to that at no cost in memory
@@ -405,16 +430,30 @@ class TreeBuilder:
         if len(tree.a) < need:
             tree.a = vec[i32]()  # let the old arena go before taking the new one
             tree.a = fresh32(need)
-        for p in range(n):
+        # each pass records the paths whose sorted cells start at positions
+        # lo..hi (as many as the budget takes), or at one position with
+        # some of its letters (a position with more paths than the budget)
+        p = 0
+        while p < n:
+            here = self._paths_from(p)
+            if here == 0:
+                p += 1
+                continue
+            if here <= budget:
+                hi = p
+                paths = here
+                while hi + 1 < n and paths + self._paths_from(hi + 1) <= budget:
+                    hi += 1
+                    paths += self._paths_from(hi)
+                nodes += self._pass(tree, p, hi, paths)
+                p = hi + 1
+                continue
             full = self.masks[p]
             left = full
-            first_sum = len(sums)
-            mask: i64 = 0
-            cb: i64 = 0
             while left != 0:
                 # the next letters of this position, as many as the budget takes
                 group: i64 = 0
-                paths: i64 = 0
+                paths = 0
                 while left != 0:
                     bit: i64 = left & -left
                     more = self.paths_at[p * 26 + popcount26(bit - 1)]
@@ -423,73 +462,110 @@ class TreeBuilder:
                     group |= bit
                     paths += more
                     left ^= bit
-                if paths == 0:
-                    continue  # no path starts its sorted cells here with these letters
-                self.masks[p] = group
-                self.counts[p] = popcount26(group)
-                self._clear(paths)
-                self._search(p, 1 << p, (1 << p) - 1)
-                self.passes += 1
-                self.records_peak = max(self.records_peak, self.b_top)
-                nodes += self.n_records - 2  # the root, and the choice node at p (added below)
-                # freeze the sum nodes under this position's choice record
-                top = vec[i64]([tree._reserve((KIDS + SLOT) * self.n_records)])
-                b = self.b
-                j = i64(b[1 + p]) + 1  # the root record's slot for p, then its choice record
-                m = group
-                while m != 0:
-                    bit = m & -m
-                    m ^= bit
-                    srec = i64(b[j])
-                    j += 1
-                    if srec != 0:
-                        mask |= bit
-                        child = _freeze_sum(b, tree.a, self.masks, self.counts, self.leaves, n, top, srec, p)
-                        sums = append(sums, child)
-                        cb = max(cb, i64(tree.a[child + BOUND]))
-                tree.top = top[0]
+                if paths > 0:
+                    self.masks[p] = group
+                    self.counts[p] = popcount26(group)
+                    nodes += self._pass(tree, p, p, paths)
             self.masks[p] = full
             self.counts[p] = popcount26(full)
-            if mask != 0:
-                nodes += 1
-                kid_pos = append(kid_pos, p)
-                kid_mask = append(kid_mask, mask)
-                kid_bound = append(kid_bound, cb)
-                kid_first = append(kid_first, first_sum)
+            p += 1
+        return self._finish(tree, nodes)
+
+    def _finish(self, tree: Tree, nodes: i64) -> Tree:
+        """Write the root's family (its choice nodes from ``pos_*``)."""
+        n = self.n
         # the root's family
-        k = len(kid_pos)
+        sums = self.sums
+        k: i64 = 0
+        for q in range(n):
+            if self.pos_mask[q] != 0:
+                k += 1
+        nodes += k  # the root's choice nodes, each counted once
         at = tree._reserve(KIDS + k + k * KIDS + SLOT * len(sums))
         a = tree.a
         bound: i64 = 0
         fam = at + KIDS + k
-        for i in range(k):
-            a[at + KIDS + i] = i32(fam)
-            a[fam + HEAD] = i32(kid_mask[i] << LOW_BITS | kid_pos[i])
-            a[fam + BOUND] = i32(kid_bound[i])
-            end = kid_first[i + 1] if i + 1 < k else len(sums)
+        out = at + KIDS
+        for q in range(n):
+            if self.pos_mask[q] == 0:
+                continue
+            a[out] = i32(fam)
+            out += 1
+            a[fam + HEAD] = i32(self.pos_mask[q] << LOW_BITS | q)
+            a[fam + BOUND] = i32(self.pos_bound[q])
             slot = fam + KIDS
-            for x in range(kid_first[i], end):
+            for x in range(self.pos_first[q], self.pos_end[q]):
                 a[slot] = i32(sums[x])
                 a[slot + 1] = a[sums[x] + BOUND]
                 slot += SLOT
             fam = slot
-            bound += kid_bound[i]
+            bound += self.pos_bound[q]
         if bound > I32_MAX:
             raise ValueError("class too big: a bound of its tree exceeds 2**31")
         a[at + HEAD] = i32(k)  # no points
         a[at + BOUND] = i32(bound)
         tree.root = at
         tree.n_nodes = nodes
-        # the records are the size of the biggest pass: free them for the forcing
-        self.b = vec[i32]()
-        self.seen = vec[i64]([0] * 1024)
-        self.n_seen = 0
+        if len(self.b) > KEEP_RECORDS:
+            # records the size of a big pass: free them for the forcing
+            self.b = vec[i32]()
+            self.seen = vec[i64]([0] * 1024)
+            self.n_seen = 0
         return tree
+
+    def _paths_from(self, p: i64) -> i64:
+        """Paths whose sorted cells start at position ``p``."""
+        total: i64 = 0
+        for i in range(p * 26, p * 26 + 26):
+            total += self.paths_at[i]
+        return total
+
+    def _pass(self, tree: Tree, lo: i64, hi: i64, paths: i64, cap: i64 = 0) -> i64:
+        """Record the paths starting at positions lo..hi (about ``paths`` of
+        them) and freeze their sum nodes into ``tree``; the root's choice
+        nodes are collected in ``pos_*``. Returns the nodes frozen, or -1 if
+        the records outgrew ``cap`` words (if > 0) and nothing was frozen."""
+        n = self.n
+        self._clear(paths)
+        self.cap = cap
+        self.aborted = False
+        self._search(lo, ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1), (1 << lo) - 1)
+        self.cap = 0
+        if self.aborted:
+            self.aborted = False
+            return -1
+        self.passes += 1
+        self.records_peak = max(self.records_peak, self.b_top)
+        nodes = self.n_records - 1  # not the root
+        top = vec[i64]([tree._reserve((KIDS + SLOT) * self.n_records)])
+        b = self.b
+        for q in range(lo, hi + 1):
+            c = i64(b[1 + q])  # the root record's slot for q
+            if c == 0:
+                continue
+            nodes -= 1  # the root's choice nodes are counted once, by build()
+            if self.pos_mask[q] == 0:
+                self.pos_first[q] = len(self.sums)
+            j = c + 1
+            m = self.masks[q]
+            while m != 0:
+                bit: i64 = m & -m
+                m ^= bit
+                srec = i64(b[j])
+                j += 1
+                if srec != 0:
+                    child = _freeze_sum(b, tree.a, self.masks, self.counts, self.leaves, n, top, srec, q)
+                    self.sums = append(self.sums, child)
+                    self.pos_mask[q] |= bit
+                    self.pos_bound[q] = max(self.pos_bound[q], i64(tree.a[child + BOUND]))
+            self.pos_end[q] = len(self.sums)
+        tree.top = top[0]
+        return nodes
 
     def _search(self, start: i64, pass_bit: i64, blocked: i64) -> None:
         """Every path over positions ``start`` and after (the ``blocked`` ones
-        before it are never entered) that uses ``pass_bit``: recorded, or
-        counted if that is ALL_PATHS."""
+        before it are never entered) that uses one of ``pass_bit``: recorded,
+        or counted if ``counting``."""
         self.pass_bit = pass_bit
         self.blocked = blocked
         root_word = self.trie_nodes[0]
@@ -530,6 +606,9 @@ class TreeBuilder:
         b = self.b
         n = self.n
         top = self.b_top
+        if self.cap > 0 and top > self.cap:
+            self.aborted = True  # the pass is too big: build() counts and splits
+            return
         if top + n * (n + 28) > len(b):
             if len(b) > I32_MAX // 2:
                 raise ValueError("class too big: its tree needs more than 2**31 record words")
@@ -629,10 +708,12 @@ def _dfs(
 ) -> None:
     """Every path from trie ``node`` reached at ``pos`` over the class's letters."""
     w = nodes[node]
+    if bld.aborted:
+        return
     if (w & WORD_BIT) != 0 and (used & bld.pass_bit) != 0:
         tagged = points[node]
         if (tagged & (REPEATS_BIT - 1)) > 0:
-            if bld.pass_bit == ALL_PATHS:
+            if bld.counting:
                 # counting: paths by their first position and its letter
                 first_pos = popcount26((used & -used) - 1)
                 bld.paths_at[first_pos * 26 + letter_at[first_pos]] += 1
