@@ -34,7 +34,7 @@ def main() -> int:
 
     from boggle_opt.boards import make_geometry
     from boggle_opt.dictionary import load_dictionary
-    from boggle_opt.classes import (
+    from boggle_opt.board_classes import (
         cell_buckets,
         class_letters,
         class_name,

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 from . import defaults
 from .boards import make_geometry
-from .classes import letter_mask, parse_class
+from .board_classes import letter_mask, parse_class
 from .core.branch import ClassSolver
 from .core.errors import BoardError
 from .core.geometry import infer_size, parse_size

@@ -28,7 +28,7 @@ import numpy as np
 
 from boggle_opt import hookimpl
 from boggle_opt.boards import board_text, steepest_ascent
-from boggle_opt.classes import (
+from boggle_opt.board_classes import (
     ClassSpace,
     CostModel,
     cell_buckets,

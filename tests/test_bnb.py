@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from boggle_opt.classes import BUCKETS_2, BUCKETS_3, ClassSpace, cell_buckets, class_name, parse_buckets
+from boggle_opt.board_classes import BUCKETS_2, BUCKETS_3, ClassSpace, cell_buckets, class_name, parse_buckets
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary import Dictionary, to_key
 from boggle_opt.plugin_loader import Registries

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from boggle_opt.classes import (
+from boggle_opt.board_classes import (
     BucketError,
     enumerate_classes,
     letter_mask,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from boggle_opt.classes import (
+from boggle_opt.board_classes import (
     BUCKETS_2,
     BUCKETS_3,
     BucketError,
