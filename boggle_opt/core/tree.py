@@ -381,12 +381,15 @@ class TreeBuilder:
         (bit k = letter a+k) at each cell. With ``into``, that tree's arena is
         reused (the tree it held is overwritten).
 
-        The root's subtrees are built one at a time, by the first position of
-        their paths: the build records then hold one subtree, not the tree
-        (half the peak memory on 4x4), and stay warmer in the cache. The
-        paths of subtree ``p`` are searched among positions ``p`` and after,
-        so the search repeats some work (about twice one full search, which
-        is a small part of a build)."""
+        A small class is built in one pass. A big one (its records outgrow
+        a pass's budget) is built in passes after a search that counts its
+        paths by the first position of their sorted cells and its letter:
+        each pass records the paths that start at a range of positions, or
+        at one position with some of its letters, and freezes them before
+        the next, so the records stay within a budget (and in the cache)
+        and the arena is sized once. A pass searches only the positions from
+        its own on, so the passes repeat part of the search, a small part of
+        a build."""
         n = self.n
         if len(cell_masks) != n:
             raise ValueError(f"a class needs {n} letter sets, got {len(cell_masks)}")
