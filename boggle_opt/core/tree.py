@@ -407,8 +407,6 @@ class TreeBuilder:
         for q in range(n):
             self.pos_mask[q] = 0
             self.pos_bound[q] = 0
-        for i in range(26 * n):
-            self.paths_at[i] = 0
         for i in range(LEAF_LIMIT):
             self.leaves[i] = -1
         self.passes = 0
@@ -418,6 +416,8 @@ class TreeBuilder:
         whole = self._pass(tree, 0, n - 1, 0, RECORD_WORDS_PER_PATH * self.pass_paths)
         if whole >= 0:
             return self._finish(tree, nodes + whole)
+        for i in range(26 * n):
+            self.paths_at[i] = 0
         self.counting = True
         self._search(0, (1 << n) - 1, 0)
         self.counting = False
