@@ -1,6 +1,6 @@
 """The ``boggle-opt`` command line: every command's arguments and what it prints.
 
-Commands: ``score``, ``plugins``, ``searchers``, ``run`` (a ``RunSpec`` from
+Commands: ``score`` (in ``score_command``), ``plugins``, ``searchers``, ``run`` (a ``RunSpec`` from
 the arguments or a run file, run by its ``Driver``) and ``bound`` (in
 ``bound_command``). Errors are one line on stderr, never a traceback.
 """
@@ -8,19 +8,17 @@ the arguments or a run file, run by its ``Driver``) and ``bound`` (in
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
 
 from . import __version__, defaults
-from .analysis import analyse
 from .bound_command import add_parser as add_bound_parser
 from .core import COMPILED
 from .core.errors import BoardError, BoggleOptError
-from .dictionary import load_dictionary
+from .dictionary import ENV_NO_CACHE
 from .display import STYLES, make_display
 from .driver import Budget, Consumer, RunState
 from .options import as_dict, describe
@@ -28,6 +26,7 @@ from .plugin_loader import ENV_PLUGINS, FAILED, LOADED, load_plugins, request_pl
 from .registry import Entry, Registries
 from .runfile import RunFileWriter
 from .runs import RunSpec
+from .score_command import add_parser as add_score_parser
 
 PROG = "boggle-opt"
 INTERRUPTED = 130
@@ -44,59 +43,6 @@ class _Parser(argparse.ArgumentParser):
 def version_text() -> str:
     core = "compiled with mypyc" if COMPILED else "pure Python"
     return f"{PROG} {__version__} (core: {core})"
-
-
-def _boards(args: Sequence[str], stdin: TextIO | None) -> Iterator[str]:
-    for arg in args:
-        if arg == "-":
-            if stdin is None:
-                raise BoardError("cannot read boards from standard input: it is closed")
-            if isinstance(stdin, io.TextIOWrapper):
-                # bytes that are not UTF-8 become bad letters, as they do in argv
-                stdin.reconfigure(errors="surrogateescape")
-            for line in stdin:
-                if line.strip():
-                    yield line.strip()
-        else:
-            yield arg
-
-
-def cmd_score(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    dictionary = load_dictionary(ns.wordlist, ns.rule, regs)
-    rule = dictionary.rule.name
-    if not ns.json:
-        out.write(f"# word list: {dictionary.label}; rule: {rule}\n")
-        columns = "board\tscore\twords" + ("\tdemulti\tmulti" if ns.multi else "")
-        out.write(f"# {columns}\n")
-    for text in _boards(ns.boards, sys.stdin):
-        report = analyse(dictionary, text, ns.size)
-        if ns.json:
-            record: dict[str, object] = {
-                "board": report.board,
-                "size": report.size,
-                "score": report.score,
-                "words": len(report.words),
-                "multi": report.multi,
-                "demulti": report.demulti,
-                "rule": rule,
-                "wordlist": {"name": dictionary.name, "words": dictionary.n_words},
-            }
-            if ns.words:
-                record["found"] = [
-                    {"word": w.word, "points": w.points, "path": w.path} for w in report.words
-                ]
-            out.write(json.dumps(record) + "\n")
-            continue
-        line = f"{report.board}\t{report.score}\t{len(report.words)}"
-        if ns.multi:
-            line += f"\t{report.demulti}\t{report.multi}"
-        out.write(line + "\n")
-        if ns.words:
-            for w in sorted(report.words, key=lambda w: (-w.points, w.word)):
-                path = "-".join(str(c) for c in w.path)
-                out.write(f"  {w.word}\t{w.points}\t{path}\n")
-        out.flush()
-    return 0
 
 
 def cmd_plugins(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
@@ -295,6 +241,10 @@ def _add_plugin_options(parser: argparse.ArgumentParser, default: object) -> Non
         "--strict-plugins", action="store_true", default=default,
         help="a plugin that fails to import is an error, not a warning",
     )
+    parser.add_argument(
+        "--no-cache", action="store_true", default=default,
+        help="build word lists afresh instead of reading the dictionary cache",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -302,23 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=version_text())
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    score = sub.add_parser("score", help="score boards", description="Score boards.")
-    score.add_argument(
-        "boards", nargs="+", metavar="BOARD", help="letters in column-major order; - reads stdin"
-    )
-    score.add_argument("--size", help="CxR (default: square root of the board length)")
-    score.add_argument(
-        "--rule", default=defaults.RULE, help=f"scoring rule (default: {defaults.RULE})"
-    )
-    score.add_argument(
-        "--wordlist", default=defaults.WORDLIST, help="word list name or file (default: embedded)"
-    )
-    score.add_argument("--words", action="store_true", help="list the words and their paths")
-    score.add_argument(
-        "--multi", action="store_true", help="add Multi-Boggle and de-duplicated Multi columns"
-    )
-    score.add_argument("--json", action="store_true", help="one JSON object per board")
-    score.set_defaults(run=cmd_score)
+    add_score_parser(sub)
 
     plugins = sub.add_parser("plugins", help="list searchers, rules and word lists")
     plugins.set_defaults(run=cmd_plugins)
@@ -333,10 +267,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ns = build_parser().parse_args(argv)
-    saved = os.environ.get(ENV_PLUGINS)
+    saved = {name: os.environ.get(name) for name in (ENV_PLUGINS, ENV_NO_CACHE)}
     try:
         # through the environment, so worker processes load the same plugins
         request_plugins(ns.plugins or [])
+        if ns.no_cache:
+            os.environ[ENV_NO_CACHE] = "1"  # and so for worker processes
         regs = load_plugins(strict=bool(ns.strict_plugins))
         for warning in regs.warnings:
             print(f"{PROG}: warning: {warning}", file=sys.stderr)
@@ -353,10 +289,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     finally:
-        if saved is None:
-            os.environ.pop(ENV_PLUGINS, None)
-        else:
-            os.environ[ENV_PLUGINS] = saved
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 if __name__ == "__main__":

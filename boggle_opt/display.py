@@ -11,16 +11,14 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping
-from typing import Any, TextIO
-
-from rich.console import Console, Group
-from rich.live import Live
-from rich.panel import Panel
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .driver import Consumer, RunState
 from .search import Checkpoint, Event, Improved, Progress, Stat
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.panel import Panel
 
 STYLES = ("rich", "plain", "jsonl", "none")
 BARS = "▁▂▃▄▅▆▇█"
@@ -83,6 +81,10 @@ class RichDisplay:
     """A live panel on the terminal (stderr), refreshed a few times a second."""
 
     def __init__(self, title: str, grid: Callable[[str], str], console: Console | None = None):
+        # rich is imported here, not at the top: commands that draw nothing start sooner
+        from rich.console import Console
+        from rich.live import Live
+
         self.title = title
         self.grid = grid
         self.console = console or Console(stderr=True)
@@ -95,6 +97,11 @@ class RichDisplay:
         )
 
     def _render(self) -> Panel:
+        from rich.console import Group
+        from rich.panel import Panel
+        from rich.table import Table
+        from rich.text import Text
+
         state = self._state
         if state is None:
             return Panel("starting…", title=self.title)
@@ -202,6 +209,8 @@ def make_display(
 ) -> Consumer | None:
     """The consumer for ``--progress STYLE`` (None for ``none``)."""
     if style == "rich":
+        from rich.console import Console
+
         return RichDisplay(title, grid, Console(file=out))
     if style == "plain":
         return PlainProgress(out)

@@ -42,6 +42,17 @@ def own_plugins_only() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_dictionary_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Dictionaries built by the suite (here and in the commands it runs) are
+    cached in a folder of its own, never the user's cache."""
+    folder = tmp_path_factory.mktemp("dictionary-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BOGGLE_OPT_CACHE", str(folder))
+        patch.delenv("BOGGLE_OPT_NO_CACHE", raising=False)
+        yield folder
+
+
 def wordlist_folders() -> list[Path]:
     env = [Path(p) for p in os.environ.get("BOGGLE_OPT_WORDLISTS", "").split(os.pathsep) if p]
     return [*env, SHARED_WORDLISTS]

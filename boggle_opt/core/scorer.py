@@ -155,6 +155,22 @@ class Scorer:
                 total += _dfs(nodes, self.cells, c, child)
         return total
 
+    def score_count(self, board: str) -> tuple[int, int]:
+        """Points and number of the distinct words on ``board``, in one search.
+
+        For bulk scoring, where the word count is printed but the words are not:
+        as fast as ``score``, where ``len(words(board))`` builds every word."""
+        self._load(board)
+        self._next_stamp()
+        nodes = self.nodes
+        counter = vec[i64]([0])
+        total: i64 = 0
+        for c in range(self.n):
+            child = self._root_child(self.letters[c])
+            if child >= 0:
+                total += _dfs_count(nodes, self.cells, c, child, counter)
+        return total, counter[0]
+
     # -- reporting: words with paths, Multi and de-duplicated Multi ---------
 
     def words(self, board: str) -> list[FoundWord]:
@@ -424,5 +440,41 @@ def _dfs(nodes: vec[i64], cells: vec[i64], cell: i64, node: i64) -> i64:
             x = (x + (x >> 4)) & 0x0F0F0F0F
             child = first + (((x * 0x01010101) >> 24) & 0xFF)
             total += _dfs(nodes, cells, nb, child)
+    cells[at] = saved
+    return total
+
+
+def _dfs_count(nodes: vec[i64], cells: vec[i64], cell: i64, node: i64, counter: vec[i64]) -> i64:
+    """``_dfs`` that also counts the new words in ``counter[0]`` (kept apart so
+    the plain score's hot loop keeps its four register arguments)."""
+    w = nodes[node]
+    total: i64 = 0
+    if (w & WORD_BIT) != 0:
+        tail = len(cells) - 2
+        stamp = cells[tail + 1]
+        if (w >> STAMP_SHIFT) != stamp:
+            nodes[node] = (w & STAMP_CLEAR) | (stamp << STAMP_SHIFT)
+            total = nodes[cells[tail] + node]
+            counter[0] += 1
+    at = cell * STRIDE
+    mask = w & LETTER_MASK
+    if (mask & cells[at + NBR_LETTERS]) == 0:
+        return total
+    first = (w >> CHILD_SHIFT) & CHILD_MASK
+    saved = cells[at]
+    cells[at] = 0
+    k = at + FIRST_NBR
+    end = k + cells[at + COUNT]
+    while k < end:
+        nb = cells[k]
+        k += 1
+        lbit = cells[nb * STRIDE]
+        if (mask & lbit) != 0:
+            x = mask & (lbit - 1)
+            x = x - ((x >> 1) & 0x55555555)
+            x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+            x = (x + (x >> 4)) & 0x0F0F0F0F
+            child = first + (((x * 0x01010101) >> 24) & 0xFF)
+            total += _dfs_count(nodes, cells, nb, child, counter)
     cells[at] = saved
     return total

@@ -52,8 +52,20 @@ class PackedTrie:
     points: vec[i64]
     n_words: i64
 
-    def __init__(self, keys: list[bytes], points: list[int]) -> None:
-        """Build from sorted, distinct keys (bytes a-z, ``q`` for "qu") and their points."""
+    def __init__(
+        self,
+        keys: list[bytes],
+        points: list[int],
+        saved: tuple[vec[i64], vec[i64], i64] | None = None,
+    ) -> None:
+        """Build from sorted, distinct keys (bytes a-z, ``q`` for "qu") and their points.
+
+        ``saved`` is ``(nodes, points, n_words)`` of an earlier build (the
+        dictionary cache), taken as they are; ``keys`` and ``points`` are then unused.
+        """
+        if saved is not None:
+            self.nodes, self.points, self.n_words = saved
+            return
         if len(keys) != len(points):
             raise ValueError("keys and points differ in length")
         if not keys:
