@@ -1,6 +1,6 @@
 """The ``boggle-opt`` command line: every command's arguments and what it prints.
 
-Commands: ``score`` (in ``score_command``), ``plugins``, ``searchers``, ``run`` (a ``RunSpec`` from
+Commands: ``score`` (in ``score_command``), ``show``, ``report`` (each in its own module), ``plugins``, ``searchers``, ``run`` (a ``RunSpec`` from
 the arguments or a run file, run by its ``Driver``) and ``bound`` (in
 ``bound_command``). Errors are one line on stderr, never a traceback.
 """
@@ -8,10 +8,13 @@ the arguments or a run file, run by its ``Driver``) and ``bound`` (in
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from . import __version__, defaults
@@ -27,6 +30,9 @@ from .registry import Entry, Registries
 from .runfile import RunFileWriter
 from .runs import RunSpec
 from .score_command import add_parser as add_score_parser
+from .show import add_parser as add_show_parser
+from .report import add_parser as add_report_parser
+from .report import write_report
 
 PROG = "boggle-opt"
 INTERRUPTED = 130
@@ -119,10 +125,17 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     if display is not None:
         consumers.append(display)
     path = ns.resume or ns.out
-    if path is not None:
-        consumers.append(RunFileWriter(path, run.record, run.word_count))
-    state = run.driver(consumers).run()
-    _report(state, spec, problem.dictionary.label, run.word_count, ns.top, out)
+    with contextlib.ExitStack() as stack:
+        if path is None and ns.report is not None:
+            # the report is made from a run file: a temporary one if none was asked for
+            path = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "run.jsonl")
+        if path is not None:
+            consumers.append(RunFileWriter(path, run.record, run.word_count))
+        state = run.driver(consumers).run()
+        _report(state, spec, problem.dictionary.label, run.word_count, ns.top, out)
+        if ns.report is not None and path is not None:
+            write_report(path, ns.report)
+            out.write(f"# report: {ns.report}\n")
     return INTERRUPTED if state.stop_reason == "interrupted" else 0
 
 
@@ -219,6 +232,9 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument(
         "--resume", metavar="FILE", help="continue the run recorded in FILE (appends to it)"
     )
+    run.add_argument(
+        "--report", metavar="FILE", help="write an HTML report of the run to FILE at the end"
+    )
     run.add_argument("--top", type=_positive_int, default=10, help="boards to list (default 10)")
     run.add_argument(
         "--progress",
@@ -253,6 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     add_score_parser(sub)
+    add_show_parser(sub)
+    add_report_parser(sub)
 
     plugins = sub.add_parser("plugins", help="list searchers, rules and word lists")
     plugins.set_defaults(run=cmd_plugins)

@@ -1,4 +1,4 @@
-"""Progress displays: consumers of a run's events. The only module that imports rich.
+"""Progress displays: consumers of a run's events (rich is imported only for the live panel).
 
 ``rich`` is a live panel for a terminal; it pulls the run state at its own
 refresh rate, so a fast searcher is never slowed by drawing. ``plain`` prints

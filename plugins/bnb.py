@@ -253,6 +253,12 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                     "kind": RECORD_KIND, "class": result.name, "size": geometry.size,
                     "buckets": label, "min_score": min_score,
                     "boards": [[b, s] for b, s in boards],
+                    # for reports: how the class went and what it cost
+                    "pruned": result.pruned, "root_bound": result.root_bound,
+                    "nodes": result.nodes, "candidates": result.candidates,
+                    "seconds": round(
+                        result.build_s + result.force_s + result.bound_s + result.rescore_s, 4
+                    ),
                 })
                 for board, score in boards:
                     best = max(best, score)

@@ -1,0 +1,348 @@
+"""``boggle-opt report``: one self-contained HTML page about a run, from its run file.
+
+The page has the run's settings, how it ended, the best boards drawn as
+grids, the best score over time, and for a proof (``bnb``) the classes done,
+pruned at the root and split, a histogram of the time per class and the
+boards found. Plots are matplotlib figures written as inline SVG (text as
+paths), the styles are inline: no script, no font, nothing fetched, so the
+page opens offline in any browser and can be mailed as one file.
+matplotlib is an optional extra: ``pip install 'boggle-opt[report]'``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import io
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from .boards import size_geometry
+from .core.errors import BoggleOptError
+from .core.geometry import Geometry
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+TOP = 12  # best boards drawn
+
+
+class ReportError(BoggleOptError):
+    """A run file that cannot be read, or a report that cannot be written."""
+
+
+@dataclass
+class RunRecord:
+    """What a run file says, in the order it happened, times across segments added up."""
+
+    path: str
+    settings: dict[str, Any]
+    segments: int = 0
+    started: str = ""
+    #: (elapsed seconds, evaluations, board, score) of every improvement
+    improved: list[tuple[float, int, str, int]] = field(default_factory=list)
+    checkpoints: list[Mapping[str, Any]] = field(default_factory=list)
+    best: list[tuple[str, int, int | None]] = field(default_factory=list)  # board, score, words
+    stop_reason: str = "no finish record (killed, or still running)"
+    elapsed: float = 0.0
+    evaluations: int = 0
+    stats: Mapping[str, Any] = field(default_factory=dict)
+
+
+def read_records(path: str) -> RunRecord:
+    """Parse a run file; a torn last line (a killed run) is skipped."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise ReportError(f"cannot read run file {path!r}: {reason}") from None
+    records: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            if number == len(lines):
+                break
+            raise ReportError(f"run file {path!r} line {number} is not JSON") from None
+        if isinstance(record, dict):
+            records.append(record)
+    starts = [r for r in records if r.get("type") == "start"]
+    if not starts or not isinstance(starts[0].get("settings"), dict):
+        raise ReportError(f"{path!r} is not a boggle-opt run file (no start record)")
+    run = RunRecord(path, dict(starts[0]["settings"]), started=str(starts[0].get("time", "")))
+    offset_s, offset_e = 0.0, 0
+    seg_s, seg_e = 0.0, 0
+    try:
+        for r in records:
+            kind = r.get("type")
+            if kind == "start":
+                run.segments += 1
+                offset_s, offset_e = offset_s + seg_s, offset_e + seg_e
+                seg_s, seg_e = 0.0, 0
+                continue
+            if "elapsed" in r:
+                seg_s = max(seg_s, float(r["elapsed"]))
+                seg_e = max(seg_e, int(r.get("evaluations", 0)))
+            if kind == "improved":
+                run.improved.append((
+                    offset_s + float(r["elapsed"]), offset_e + int(r.get("evaluations", 0)),
+                    str(r["board"]), int(r["score"]),
+                ))
+            elif kind == "checkpoint" and isinstance(r.get("record"), dict):
+                run.checkpoints.append(r["record"])
+            elif kind == "progress" and isinstance(r.get("stats"), dict):
+                run.stats = r["stats"]
+            elif kind == "finish":
+                run.stop_reason = str(r.get("stop_reason", ""))
+                run.best = [
+                    (str(b["board"]), int(b["score"]),
+                     int(b["words"]) if b.get("words") is not None else None)
+                    for b in r.get("best", [])
+                ]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReportError(f"run file {path!r} has a malformed record: {exc}") from None
+    run.elapsed, run.evaluations = offset_s + seg_s, offset_e + seg_e
+    return run
+
+
+def _matplotlib_figure(width: float, height: float) -> Figure:
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ReportError(
+            "reports need matplotlib: pip install 'boggle-opt[report]'"
+        ) from None
+    return Figure(figsize=(width, height), dpi=100, layout="constrained")
+
+
+def _svg(fig: Figure) -> str:
+    from matplotlib import rc_context
+
+    buf = io.StringIO()
+    # text as paths (no font needed to view it); fixed ids, so a page is reproducible
+    with rc_context({"svg.fonttype": "path", "svg.hashsalt": "boggle-opt"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None})
+    text = buf.getvalue()
+    return text[text.index("<svg") :]  # inline: no XML prologue or doctype
+
+
+def best_over_time_svg(improved: Sequence[tuple[float, int, str, int]], elapsed: float) -> str:
+    """The best score so far against time, as a step plot."""
+    fig = _matplotlib_figure(7.5, 3.2)
+    ax = fig.add_subplot()
+    times, best = [], []
+    top = -1
+    for t, _, _, score in improved:
+        if score > top:
+            top = score
+            times.append(t)
+            best.append(score)
+    if times:
+        times.append(max(elapsed, times[-1]))
+        best.append(best[-1])
+        ax.step(times, best, where="post", color="#1f6fb2", linewidth=2)
+        ax.plot(times[:-1], best[:-1], "o", color="#1f6fb2", markersize=3)
+    ax.set_xlabel("seconds since the run started")
+    ax.set_ylabel("best score")
+    ax.grid(True, alpha=0.3)
+    return _svg(fig)
+
+
+def class_time_svg(seconds: Sequence[float]) -> str:
+    """A histogram of the seconds each class took."""
+    fig = _matplotlib_figure(7.5, 3.2)
+    ax = fig.add_subplot()
+    ax.hist(seconds, bins=min(40, max(5, len(seconds) // 3)), color="#3a8f5c")
+    ax.set_xlabel("seconds per class")
+    ax.set_ylabel("classes")
+    if seconds and max(seconds) > 50 * max(min(seconds), 1e-3):
+        ax.set_yscale("log")
+    ax.grid(True, alpha=0.3)
+    return _svg(fig)
+
+
+def board_html(geometry: Geometry, board: str) -> str:
+    """A board as a grid of cells (rows top to bottom; boards are column-major)."""
+    rows = []
+    for y in range(geometry.rows):
+        cells = "".join(
+            f"<td>{'Qu' if board[geometry.cell(x, y)] == 'q' else board[geometry.cell(x, y)].upper()}</td>"
+            for x in range(geometry.cols)
+        )
+        rows.append(f"<tr>{cells}</tr>")
+    return f'<table class="board">{"".join(rows)}</table>'
+
+
+def ranked_boards(run: RunRecord, geometry: Geometry) -> list[tuple[str, int, int | None]]:
+    """The best boards: from the finish record, else every improvement, one per symmetry class."""
+    if run.best:
+        return run.best
+    best: dict[str, int] = {}
+    for _, _, board, score in run.improved:
+        key = geometry.canonical(board)
+        best[key] = max(score, best.get(key, score))
+    return [(b, s, None) for b, s in sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+STYLE = """
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:62em;
+padding:0 1em;color:#1d1d1f;background:#fff}
+h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:1.8em;border-bottom:1px solid #ddd}
+.sub{color:#666}table.kv td{padding:.1em 1.2em .1em 0;vertical-align:top}
+table.kv td:first-child{color:#555}
+.boards{display:flex;flex-wrap:wrap;gap:1.2em}.card{text-align:center}
+table.board{border-collapse:collapse;margin:0 auto .3em}
+table.board td{width:2.1em;height:2.1em;text-align:center;font-weight:700;border:1px solid #888;
+background:#fdf6e3;font-family:ui-monospace,monospace}
+.card .score{font-weight:700}.card code{font-size:.85em}
+.fig svg{max-width:100%;height:auto}
+table.list{border-collapse:collapse}table.list td,table.list th{padding:.15em .8em;
+border-bottom:1px solid #eee;text-align:left}
+"""
+
+
+def _kv(rows: Sequence[tuple[str, object]]) -> str:
+    body = "".join(
+        f"<tr><td>{html.escape(k)}</td><td>{html.escape(str(v))}</td></tr>" for k, v in rows
+    )
+    return f'<table class="kv">{body}</table>'
+
+
+def _proof_section(run: RunRecord) -> str:
+    classes = [c for c in run.checkpoints if "class" in c]
+    setups = [c for c in run.checkpoints if c.get("setup")]
+    if not classes and not setups:
+        return ""
+    pruned = sum(1 for c in classes if c.get("pruned") is True)
+    timed = [float(c["seconds"]) for c in classes if isinstance(c.get("seconds"), (int, float))]
+    has_pruned = any("pruned" in c for c in classes)
+    total = run.stats.get("classes", "")
+    rows: list[tuple[str, object]] = [("classes done", f"{len(classes):,}")]
+    if total:
+        rows.append(("classes done / in the proof (last progress record)", total))
+    if has_pruned:
+        rows.append(("pruned at the root (bound below the min score)", f"{pruned:,}"))
+        rows.append(("split (forced cell by cell until the bounds fell)", f"{len(classes) - pruned:,}"))
+    if setups:
+        s = setups[-1]
+        rows.append(("min score", s.get("min_score", "")))
+        rows.append(("letter buckets", s.get("buckets", "")))
+    if timed:
+        rows.append(("time in classes", f"{sum(timed):,.1f} s (longest {max(timed):.2f} s)"))
+    found: dict[str, int] = {}
+    for c in classes:
+        for board, score in c.get("boards", []):
+            found[str(board)] = int(score)
+    parts = ["<h2>Proof</h2>", _kv(rows)]
+    if timed:
+        parts.append("<h3>Time per class</h3>")
+        parts.append(f'<div class="fig">{class_time_svg(timed)}</div>')
+    else:
+        parts.append('<p class="sub">This run file does not record the time per class.</p>')
+    parts.append(f"<h3>Boards found ({len(found):,})</h3>")
+    if found:
+        items = sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))
+        body = "".join(
+            f"<tr><td><code>{html.escape(b)}</code></td><td>{s:,}</td></tr>" for b, s in items[:500]
+        )
+        more = f"<p class='sub'>... and {len(items) - 500:,} more</p>" if len(items) > 500 else ""
+        parts.append(f'<table class="list"><tr><th>board</th><th>score</th></tr>{body}</table>{more}')
+    else:
+        parts.append("<p>No board reached the min score.</p>")
+    return "\n".join(parts)
+
+
+def render(run: RunRecord) -> str:
+    """The report page for a parsed run file."""
+    s = run.settings
+    try:
+        geometry = size_geometry(str(s.get("size", "4x4")))
+    except BoggleOptError as exc:
+        raise ReportError(f"run file {run.path!r}: {exc}") from None
+    options = s.get("options") or {}
+    opts = ", ".join(f"{k}={v}" for k, v in options.items() if v is not None) or "defaults"
+    settings = [
+        ("searcher", s.get("searcher", "?")),
+        ("options", opts),
+        ("rule", s.get("rule", "?")),
+        ("word list", s.get("wordlist_label") or s.get("wordlist", "?")),
+        ("size", geometry.size),
+        ("seed", s.get("seed", "")),
+        ("jobs", s.get("jobs", 1)),
+        ("budget", ", ".join(f"{k} {v}" for k, v in (s.get("budget") or {}).items() if v is not None)
+         or "none"),
+    ]
+    ending = [
+        ("stopped", run.stop_reason),
+        ("time", f"{run.elapsed:,.1f} s over {run.segments} segment{'s' * (run.segments != 1)}"),
+        ("evaluations", f"{run.evaluations:,}"),
+        ("improvements recorded", f"{len(run.improved):,}"),
+    ]
+    boards = ranked_boards(run, geometry)
+    cards = []
+    for rank, (board, score, words) in enumerate(boards[:TOP], 1):
+        count = f", {words:,} words" if words is not None else ""
+        cards.append(
+            f'<div class="card">{board_html(geometry, board)}<div class="score">#{rank}: '
+            f"{score:,} points{count}</div><code>{html.escape(board)}</code></div>"
+        )
+    best_html = f'<div class="boards">{"".join(cards)}</div>' if cards else "<p>No boards found.</p>"
+    plot = (
+        f'<div class="fig">{best_over_time_svg(run.improved, run.elapsed)}</div>'
+        if run.improved else "<p>No improvements recorded.</p>"
+    )
+    title = f"boggle-opt run: {s.get('searcher', '?')} · {s.get('rule', '?')} · {geometry.size}"
+    made = time.strftime("%Y-%m-%d %H:%M")
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title><style>{STYLE}</style></head>
+<body>
+<h1>{html.escape(title)}</h1>
+<p class="sub">from <code>{html.escape(run.path)}</code>, started {html.escape(run.started)};
+report made {made}</p>
+<h2>Settings</h2>
+{_kv(settings)}
+<h2>Outcome</h2>
+{_kv(ending)}
+<h2>Best boards</h2>
+{best_html}
+<h2>Best score over time</h2>
+{plot}
+{_proof_section(run)}
+</body></html>
+"""
+
+
+def write_report(run_file: str, out: str) -> None:
+    """Read ``run_file`` and write its report to ``out``."""
+    page = render(read_records(run_file))
+    try:
+        Path(out).write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise ReportError(f"cannot write report {out!r}: {exc.strerror}") from None
+
+
+def add_parser(sub: Any) -> None:
+    report = sub.add_parser(
+        "report",
+        help="write an HTML report of a run file",
+        description="Write one self-contained HTML page about a run (needs boggle-opt[report]).",
+    )
+    report.add_argument("run_file", metavar="RUNFILE", help="a run file written by run --out")
+    report.add_argument(
+        "-o", "--output", default="report.html", help="the page to write (default report.html)"
+    )
+    report.set_defaults(run=cmd_report)
+
+
+def cmd_report(ns: argparse.Namespace, regs: object, out: TextIO) -> int:
+    write_report(ns.run_file, ns.output)
+    out.write(f"wrote {ns.output}\n")
+    return 0
