@@ -14,6 +14,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -28,11 +29,13 @@ from .options import as_dict, describe
 from .plugin_loader import ENV_PLUGINS, FAILED, LOADED, load_plugins, request_plugins
 from .registry import Entry, Registries
 from .runfile import RunFileWriter
+from .runlock import run_lock
 from .runs import RunSpec
 from .score_command import add_parser as add_score_parser
 from .show import add_parser as add_show_parser
 from .report import add_parser as add_report_parser
 from .report import write_report
+from .signals import exit_status, on_termination
 
 PROG = "boggle-opt"
 INTERRUPTED = 130
@@ -91,8 +94,9 @@ def cmd_searchers(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     return 0
 
 
-def run_spec(ns: argparse.Namespace, regs: Registries) -> RunSpec:
-    """The run the ``run`` arguments ask for: a new one, or the one ``--resume`` names."""
+def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = None) -> RunSpec:
+    """The run the ``run`` arguments ask for: a new one, or the one ``--resume``
+    names (its run file locked for as long as ``held`` lasts)."""
     given = Budget(ns.time, ns.evals, ns.target)
     if ns.resume is None:
         if ns.searcher is None:
@@ -111,28 +115,40 @@ def run_spec(ns: argparse.Namespace, regs: Registries) -> RunSpec:
         raise BoggleOptError(
             f"--resume takes the run's settings from its file; drop --{clashes[0]}"
         )
+    if held is not None:
+        # locked before it is read: a run still writing it may not be resumed
+        held.enter_context(run_lock(ns.resume, create=False))
     return RunSpec.resuming(ns.resume, regs, budget=given, jobs=ns.jobs)
 
 
 def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    spec = run_spec(ns, regs)
-    run = spec.prepare(regs)
-    problem = run.problem
-    consumers: list[Consumer] = []
-    style = ns.progress or ("rich" if sys.stderr.isatty() else "plain")
-    title = f"{spec.name} · {problem.dictionary.rule.name} · {spec.size} · {problem.dictionary.label}"
-    display = make_display(style, title, problem.geometry.grid, sys.stderr)
-    if display is not None:
-        consumers.append(display)
-    path = ns.resume or ns.out
-    with contextlib.ExitStack() as stack:
+    with ExitStack() as held:
+        spec = run_spec(ns, regs, held)
+        run = spec.prepare(regs)
+        problem = run.problem
+        consumers: list[Consumer] = []
+        writer: RunFileWriter | None = None
+        path = ns.resume or ns.out
         if path is None and ns.report is not None:
             # the report is made from a run file: a temporary one if none was asked for
-            path = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "run.jsonl")
+            path = str(Path(held.enter_context(tempfile.TemporaryDirectory())) / "run.jsonl")
+        elif ns.out is not None:
+            held.enter_context(run_lock(ns.out))
         if path is not None:
-            consumers.append(RunFileWriter(path, run.record, run.word_count))
+            # first, so a file that cannot take even the start record stops the
+            # run before the display starts
+            writer = RunFileWriter(path, run.record, run.word_count)
+            consumers.append(writer)
+        style = ns.progress or ("rich" if sys.stderr.isatty() else "plain")
+        title = f"{spec.name} · {problem.dictionary.rule.name} · {spec.size} · {problem.dictionary.label}"
+        display = make_display(style, title, problem.geometry.grid, sys.stderr)
+        if display is not None:
+            consumers.append(display)
         state = run.driver(consumers).run()
         _report(state, spec, problem.dictionary.label, run.word_count, ns.top, out)
+        if writer is not None and writer.error is not None:
+            print(f"{PROG}: error: {writer.error}", file=sys.stderr)
+            return 1  # no report from a run file that could not be written
         if ns.report is not None and path is not None:
             write_report(path, ns.report)
             out.write(f"# report: {ns.report}\n")
@@ -287,21 +303,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = build_parser().parse_args(argv)
     saved = {name: os.environ.get(name) for name in (ENV_PLUGINS, ENV_NO_CACHE)}
     try:
-        # through the environment, so worker processes load the same plugins
-        request_plugins(ns.plugins or [])
-        if ns.no_cache:
-            os.environ[ENV_NO_CACHE] = "1"  # and so for worker processes
-        regs = load_plugins(strict=bool(ns.strict_plugins))
-        for warning in regs.warnings:
-            print(f"{PROG}: warning: {warning}", file=sys.stderr)
-        code: int = ns.run(ns, regs, sys.stdout)
-        return code
+        with on_termination() as signals:
+            # through the environment, so worker processes load the same plugins
+            request_plugins(ns.plugins or [])
+            if ns.no_cache:
+                os.environ[ENV_NO_CACHE] = "1"  # and so for worker processes
+            regs = load_plugins(strict=bool(ns.strict_plugins))
+            for warning in regs.warnings:
+                print(f"{PROG}: warning: {warning}", file=sys.stderr)
+            code: int = ns.run(ns, regs, sys.stdout)
+        return signals.status(code)
     except BoggleOptError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return INTERRUPTED
+    except KeyboardInterrupt as exc:  # before the run started; SIGTERM and SIGHUP too
+        print(f"{PROG}: {exc or 'interrupted'}", file=sys.stderr)
+        return exit_status(exc)
     except BrokenPipeError:
         # the reader went away (e.g. `| head`); nothing more to say
         sys.stderr.close()

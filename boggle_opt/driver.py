@@ -84,6 +84,12 @@ class _Stop(Exception):
     pass
 
 
+class StopRun(BoggleOptError):
+    """Raised by a consumer to end the run early, keeping what was found
+    (e.g. a run file that can no longer be written); the message is the
+    stop reason."""
+
+
 class Driver:
     """Run one searcher on one problem; ``run()`` returns the final state.
 
@@ -158,8 +164,11 @@ class Driver:
                 state.stop_reason = "searcher finished"
         except _Stop:
             pass
-        except KeyboardInterrupt:
-            state.stop_reason = "interrupted"
+        except StopRun as exc:
+            state.stop_reason = str(exc)
+        except KeyboardInterrupt as exc:
+            # SIGTERM and SIGHUP arrive as a KeyboardInterrupt naming the signal
+            state.stop_reason = str(exc) or "interrupted"
         finally:
             state.finished = True
             for c in self.consumers:

@@ -8,27 +8,40 @@ can be read back (a torn last line is ignored) and the run resumed.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from .core.errors import BoggleOptError
-from .driver import RunState
+from .driver import RunState, StopRun
 from .search import Checkpoint, Event, Improved
 
 
 PROGRESS_EVERY = 5.0  # seconds between progress records
+#: how every record's line starts (``json.dumps`` of a dict whose first key is type)
+RECORD_START = b'{"type": '
 
 
 class RunFileError(BoggleOptError):
     """A run file that cannot be written or read back."""
 
 
+class RunFileWriteFailed(StopRun):
+    """The run file stopped taking records (disk full, read-only, removed):
+    the run stops as at any other stop, keeping what it found."""
+
+
 class RunFileWriter:
-    """Consumer that appends records to a JSON-lines file."""
+    """Consumer that appends records to a JSON-lines file.
+
+    A write that fails ends the run (``RunFileWriteFailed``); ``error`` then
+    says why, and nothing more is written, so the lines before it stay whole.
+    """
 
     def __init__(
         self,
@@ -37,29 +50,56 @@ class RunFileWriter:
         word_count: Callable[[str], int],
         top: int = 50,
     ) -> None:
+        self.path = path
         try:
-            self._file: TextIO = open(path, "a", encoding="utf-8")
+            self._fd: int | None = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+            drop_torn_tail(self._fd)
         except OSError as exc:
             raise RunFileError(f"cannot write run file {path!r}: {exc.strerror}") from None
-        self.path = path
         self.settings = dict(settings)
         self.word_count = word_count
         self.top = top
         self._last_progress = 0.0
+        #: why writing failed, as one line; None while all is well
+        self.error: str | None = None
 
     def _write(self, record: Mapping[str, Any]) -> None:
-        self._file.write(json.dumps(record) + "\n")
-        # flushed per line: a killed run keeps everything written so far
-        self._file.flush()
+        if self._fd is None:
+            return
+        data = (json.dumps(record) + "\n").encode("utf-8")
+        try:
+            if os.fstat(self._fd).st_nlink == 0:
+                # writes would go on into a file no one can open again
+                raise OSError(errno.ENOENT, "the file was removed")
+            # unbuffered, one line a write: a killed run keeps every line
+            # before the kill, and a failed write leaves nothing queued
+            while data:
+                data = data[os.write(self._fd, data):]
+        except OSError as exc:
+            self.error = f"cannot write run file {self.path!r}: {exc.strerror or exc}"
+            self._close()
+            raise RunFileWriteFailed("run file write failed") from None
+
+    def _close(self) -> None:
+        if self._fd is not None:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass  # nothing is buffered: what was written stays written
+            self._fd = None
 
     def start(self, state: RunState) -> None:
-        self._write(
-            {
-                "type": "start",
-                "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                "settings": self.settings,
-            }
-        )
+        try:
+            self._write(
+                {
+                    "type": "start",
+                    "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                    "settings": self.settings,
+                }
+            )
+        except RunFileWriteFailed:
+            # nothing has run yet: an error like any other bad start
+            raise RunFileError(str(self.error)) from None
 
     def event(self, event: Event, state: RunState) -> None:
         if isinstance(event, Improved):
@@ -87,16 +127,41 @@ class RunFileWriter:
             {"board": b, "score": s, "words": self.word_count(b)}
             for b, s in state.ranked()[: self.top]
         ]
-        self._write(
-            {
-                "type": "finish",
-                "stop_reason": state.stop_reason,
-                "elapsed": round(state.elapsed(), 3),
-                "evaluations": state.evaluations,
-                "best": best,
-            }
-        )
-        self._file.close()
+        try:
+            self._write(
+                {
+                    "type": "finish",
+                    "stop_reason": state.stop_reason,
+                    "elapsed": round(state.elapsed(), 3),
+                    "evaluations": state.evaluations,
+                    "best": best,
+                }
+            )
+        except RunFileWriteFailed:
+            pass  # the run has ended anyway; ``error`` says why the record is missing
+        self._close()
+
+
+def drop_torn_tail(fd: int) -> None:
+    """Make the file end at a line break before appending: a torn last line
+    (a kill or a full disk mid-write) is cut off, a whole record that lost
+    only its line break gets one back."""
+    size = os.lseek(fd, 0, os.SEEK_END)
+    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        return
+    start = max(0, size - 65536)
+    tail = os.pread(fd, size - start, start)
+    cut = tail.rfind(b"\n")
+    if cut < 0 and start > 0:
+        return  # a single line longer than we look back: not a run file's, leave it
+    line = tail[cut + 1:]
+    try:
+        json.loads(line)
+    except ValueError:
+        if line[:len(RECORD_START)] == RECORD_START[:len(line)]:  # one of ours, torn
+            os.ftruncate(fd, start + cut + 1)
+            return
+    os.write(fd, b"\n")
 
 
 @dataclass

@@ -26,6 +26,7 @@ from .options import as_dict, make_options
 from .plugin_loader import load_plugins
 from .registry import Registries
 from .runfile import PastRun, RunFileWriter, read_run_file
+from .runlock import run_lock
 from .search import Event, Problem, Searcher
 
 __all__ = ["PreparedRun", "RunSpec", "SearchResult", "default_budget", "search"]
@@ -265,8 +266,10 @@ def search(
     back in the result. ``dictionary`` skips building one (it must be for
     ``wordlist`` and ``rule``, which worker processes rebuild with ``jobs``).
     ``out`` writes the run file of ``--out``, which ``boggle-opt run --resume``
-    continues. Ctrl-C ends the run early; the result then has
-    ``stop_reason == "interrupted"``.
+    continues; it is locked while the run writes it (``RunFileLocked`` if
+    another run holds it), and a write that fails ends the run with
+    ``stop_reason == "run file write failed"``. Ctrl-C ends the run early; the
+    result then has ``stop_reason == "interrupted"``.
     """
     regs = registries if registries is not None else load_plugins()
     spec = RunSpec.build(
@@ -277,9 +280,10 @@ def search(
     everyone: list[Consumer] = list(consumers)
     if on_event is not None:
         everyone.append(_Callback(on_event))
-    if out is not None:
-        everyone.append(RunFileWriter(out, run.record, run.word_count))
-    state = run.driver(everyone).run()
+    with run_lock(out):
+        if out is not None:
+            everyone.append(RunFileWriter(out, run.record, run.word_count))
+        state = run.driver(everyone).run()
     return SearchResult(
         searcher=spec.name,
         options=run.record["options"],

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import multiprocessing as mp
 import resource
+import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -45,6 +46,7 @@ from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.scorer import Scorer
 from boggle_opt.core.trie import PackedTrie
 from boggle_opt.options import check
+from boggle_opt.signals import quiet_worker
 from boggle_opt.search import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 
 #: marks this searcher's checkpoint records in a run file
@@ -133,6 +135,7 @@ _worker_context: _Context | None = None
 
 def _init_worker(*args: Any) -> None:
     global _worker_context
+    quiet_worker()
     _worker_context = _Context(*args)
 
 
@@ -341,12 +344,17 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     """Drop queued classes and end the workers at once, even mid-class
     (shutdown alone would wait for a class that may take minutes)."""
     processes = list(pool._processes.values()) if pool._processes else []  # no public way before 3.14
+    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in processes:
         if proc.is_alive():
             proc.terminate()
     for proc in processes:
         proc.join()
+    if manager is not None:
+        # its pipes close as it ends; left running, Python's exit hook may wake
+        # it through a closed pipe ("Exception ignored ... handle is closed")
+        manager.join(timeout=5)
 
 
 class _Stats:
