@@ -17,18 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .core.errors import BoggleOptError
 from .driver import RunState, StopRun
+from .runrecords import RunFileError as RunFileError, check_record
 from .search import Checkpoint, Event, Improved
 
 
 PROGRESS_EVERY = 5.0  # seconds between progress records
 #: how every record's line starts (``json.dumps`` of a dict whose first key is type)
 RECORD_START = b'{"type": '
-
-
-class RunFileError(BoggleOptError):
-    """A run file that cannot be written or read back."""
 
 
 class RunFileWriteFailed(StopRun):
@@ -182,17 +178,20 @@ def read_run_file(path: str) -> PastRun:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise RunFileError(f"cannot read run file {path!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise RunFileError(f"run file {path!r} is not text (byte {exc.start})") from None
     lines = text.splitlines()
     records: list[dict[str, Any]] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
+            record = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
             if number == len(lines):
                 break  # written half-way when the run was killed
             raise RunFileError(f"run file {path!r} line {number} is not JSON") from None
+        records.append(check_record(record, f"run file {path!r} line {number}"))
     starts = [r for r in records if r.get("type") == "start"]
     if not starts or not isinstance(starts[0].get("settings"), dict):
         raise RunFileError(f"{path!r} is not a boggle-opt run file (no start record)")

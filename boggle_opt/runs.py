@@ -27,6 +27,7 @@ from .plugin_loader import load_plugins
 from .registry import Registries
 from .runfile import PastRun, RunFileWriter, read_run_file
 from .runlock import run_lock
+from .runrecords import check_boards, check_settings
 from .search import Event, Problem, Searcher
 
 __all__ = ["PreparedRun", "RunSpec", "SearchResult", "default_budget", "search"]
@@ -119,9 +120,10 @@ class RunSpec:
         ``budget``, or what its own had left)."""
         past = read_run_file(path)
         settings = past.settings
+        check_settings(settings, path)
         if settings.get("searcher") is None:
             raise BoggleOptError(f"run file {path!r} does not name its searcher")
-        return cls.build(
+        spec = cls.build(
             str(settings["searcher"]), registries,
             options=dict(settings.get("options") or {}),
             size=str(settings.get("size") or defaults.SIZE),
@@ -130,6 +132,8 @@ class RunSpec:
             seed=int(settings["seed"]) if settings.get("seed") is not None else None,
             budget=budget, jobs=jobs, resume=past,
         )
+        check_boards(past.boards, spec.geometry, f"run file {path!r}")
+        return spec
 
     @property
     def geometry(self) -> Geometry:

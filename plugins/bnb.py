@@ -46,6 +46,7 @@ from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.scorer import Scorer
 from boggle_opt.core.trie import PackedTrie
 from boggle_opt.options import check
+from boggle_opt.runrecords import RunFileError, check_boards, checked_pairs
 from boggle_opt.signals import quiet_worker
 from boggle_opt.search import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 
@@ -441,6 +442,9 @@ def _resumed_setup(
 ) -> Mapping[str, Any] | None:
     for rec in records:
         if rec.get("setup") and _matches(rec, geometry, label):
+            score = rec.get("min_score")
+            if not isinstance(score, int) or isinstance(score, bool) or score < 1:
+                raise RunFileError(f"run file: bnb setup's min score {score!r} is not a whole number >= 1")
             return rec
     return None
 
@@ -454,9 +458,15 @@ def _resumed_classes(
     found: list[tuple[str, int]] = []
     for rec in records:
         if "class" in rec and _matches(rec, geometry, label) and rec.get("min_score") == min_score:
-            if rec["class"] not in done:
-                done.add(str(rec["class"]))
-                found.extend((str(b), int(s)) for b, s in rec.get("boards", []))
+            name = rec["class"]
+            where = f"run file: bnb class {str(name)[:40]}"
+            if not isinstance(name, str):
+                raise RunFileError(f"{where}: the class name is not a string")
+            boards = checked_pairs(rec.get("boards", []), where)
+            check_boards(boards, geometry, where)
+            if name not in done:  # a class written twice counts once
+                done.add(name)
+                found.extend(boards)
     return done, found
 
 

@@ -242,3 +242,24 @@ def test_lock_of_a_killed_run_is_taken_over(
     recs = records(out)
     assert [x["type"] for x in recs].count("start") == 2 and recs[-1]["type"] == "finish"
     assert not Path(holder_path(str(out))).exists()
+
+
+def test_a_torn_last_line_is_cut_before_appending(tmp_path: Path) -> None:
+    """Wherever a kill or a full disk cut the last record, the next segment
+    starts on a line of its own and the file reads back whole."""
+    from boggle_opt.driver import Budget, RunState
+    from boggle_opt.runfile import RunFileWriter
+
+    first = json.dumps({"type": "start", "settings": {"searcher": "hillclimb"}}) + "\n"
+    second = json.dumps({"type": "improved", "board": "abcdefghi", "score": 3, "elapsed": 1.0,
+                         "evaluations": 5}) + "\n"
+    state = RunState("hillclimb", {}, Budget())
+    for cut in range(len(second) + 1):
+        path = tmp_path / f"run{cut}.jsonl"
+        path.write_text(first + second[:cut])
+        writer = RunFileWriter(str(path), {"searcher": "hillclimb"}, len)
+        writer.start(state)
+        writer.finish(state)
+        recs = records(path)
+        assert [r["type"] for r in recs] == ["start", *(["improved"] if cut >= len(second) - 1 else []),
+                                            "start", "finish"], cut

@@ -20,6 +20,10 @@ def parse_size(text: str) -> tuple[int, int]:
     parts = text.strip().lower().split("x")
     if len(parts) != 2 or not parts[0].isdecimal() or not parts[1].isdecimal():
         raise BoardError(f"bad board size {text!r}: expected CxR, e.g. 4x4 or 3x4")
+    if len(parts[0].lstrip("0")) > 6 or len(parts[1].lstrip("0")) > 6:
+        # far past MAX_SIDE, and int() refuses over 4,300 digits
+        raise BoardError(f"impossible board size {text.strip()[:20]!r}...: "
+                         f"each side must be 1 to {MAX_SIDE}")
     cols = int(parts[0])
     rows = int(parts[1])
     check_size(cols, rows)
