@@ -223,7 +223,7 @@ def test_word_list_lines_count_or_one_line(raw: list[bytes], separator: bytes,
     path = tmp_path_factory.mktemp("list") / "words.txt"
     data = separator.join(raw)
     path.write_bytes(data)
-    code, out, err = cli("score", "aelnrs", "--size", "2x3", "--wordlist", str(path))
+    code, out, err = cli("score", "aelnrs", "--size", "2x3", "--wordlist", str(path), "--no-cache")
     expected = clean_words(data.decode("utf-8", errors="replace").splitlines())
     if code != 0:
         one_line_error(code, err)
