@@ -8,7 +8,6 @@ the arguments or a run file, run by its ``Driver``) and ``bound`` (in
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import sys
