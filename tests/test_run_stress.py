@@ -21,7 +21,7 @@ from boggle_opt.runfile import read_run_file
 from boggle_opt.runlock import holder_path
 
 SMALL = ["--searcher", "hillclimb", "--size", "3x3", "-o", "pool-size", "20", "--seed", "1"]
-#: a 2x3 proof of 1,120 classes, about 170 bytes of run file each, in 2 s
+#: a 2x3 proof of 1,120 classes, a few hundred bytes of run file each, in 2 s
 PROOF_2X3 = ["--searcher", "bnb", "--size", "2x3", "--wordlist", "enable2k", "-o", "min-score", "100",
              "-o", "buckets", "aeiou bdfgjqvwxz lnrsy chkmpt", "--top", "1000"]
 #: a 3x3 proof that takes minutes: long enough to be stopped mid-way
@@ -130,7 +130,7 @@ def test_full_disk_stops_the_proof_prints_results_and_resumes(
     # stopped at once with what it had found, as at any other stop
     assert "# stopped: run file write failed;" in r.stdout and "# rank" in r.stdout
     before = class_names(out)  # readable: at most the last line is torn, and it is skipped
-    assert 20 <= len(before) < 200
+    assert 10 <= len(before) < 200
     if small_disk is not None:  # space freed, as a user would
         subprocess.run(["mount", "-o", "remount,size=1m", str(small_disk)], check=True)
     resumed = run_cli("run", "--resume", str(out), "--progress", "none", "--top", "1000")
