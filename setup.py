@@ -13,6 +13,8 @@ COMPILED_MODULES = [
     "boggle_opt/core/geometry.py",
     "boggle_opt/core/trie.py",
     "boggle_opt/core/scorer.py",
+    "boggle_opt/core/arena.py",
+    "boggle_opt/core/path_keys.py",
     "boggle_opt/core/tree.py",
     "boggle_opt/core/orderly.py",
     "boggle_opt/core/branch.py",

@@ -16,7 +16,8 @@ from mypy_extensions import i64
 
 from .geometry import Geometry
 from .orderly import OrderlyBound
-from .tree import BOUND, Tree, TreeBuilder, cell_order
+from .arena import BOUND
+from .tree import Tree, TreeBuilder, cell_order
 from .trie import PackedTrie, popcount26
 
 

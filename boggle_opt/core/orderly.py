@@ -22,7 +22,8 @@ from typing import Final
 from librt.vecs import append, extend, vec
 from mypy_extensions import i32, i64
 
-from .tree import BOUND, KIDS, LOW, LOW_BITS, SLOT, Tree
+from .arena import BOUND, KIDS, LOW, LOW_BITS, SLOT
+from .tree import Tree
 from .trie import popcount26
 
 ENTRY: Final[i64] = 3  # stack entry: choice node, previous entry of its position, position

@@ -30,7 +30,9 @@ from typing import Final
 from librt.vecs import append, extend, vec
 from mypy_extensions import i32, i64
 
+from .arena import BOUND, HEAD, I32_MAX, KIDS, LEAF_LIMIT, LOW, LOW_BITS, MAX_POINTS, SLOT
 from .geometry import Geometry
+from .path_keys import KEY_BITS, KEY_LIMIT, REPEATS_BIT, ST_NODES, ST_SHIFT, ST_SP, ST_TOP, ST_WORD, emit_sum, radix_sort
 from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, popcount26
 
 # Build records (one ``vec[i32]``, 0 = no child): a sum record after position
@@ -38,16 +40,7 @@ from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, po
 # position p is [p, a slot per letter of the cell's set]. A child is one read
 # away (a sibling list cost a cache miss per sibling).
 
-# arena node fields
-HEAD: Final[i64] = 0  # sum node: points << LOW_BITS | k; choice node: mask << LOW_BITS | position
-BOUND: Final[i64] = 1
-KIDS: Final[i64] = 2
-SLOT: Final[i64] = 2  # words a choice node gives each sum child: the child, its bound
-LOW_BITS: Final[i64] = 5
-LOW: Final[i64] = 31  # a sum node's child count, a choice node's position
-MAX_POINTS: Final[i64] = (1 << 26) - 1  # of one sum node
 NBR_STRIDE: Final[i64] = 9  # count, then up to 8 neighbour positions
-I32_MAX: Final[i64] = (1 << 31) - 1
 # The arena and the build records grow by this many zeroed words at a time:
 # ``extend`` reallocates in place where it can, so growing never holds two
 # copies (a slice-and-extend doubling peaked at three).
@@ -55,7 +48,6 @@ GROW: Final[i64] = 1 << 20
 # Used-cell masks are shifted by positions: mypyc compiles ``1 << p`` as a
 # 32-bit shift, so positions stay below 31.
 MAX_CELLS: Final[i64] = 31
-REPEATS_BIT: Final[i64] = 1 << 40
 # Paths one build pass may record (a letter with more is a pass of its own).
 # The records take about 30 words a path, so this bounds their memory, and
 # small records stay in the cache: on the hardest 4x4 sample class, passes of
@@ -72,9 +64,14 @@ ARENA_WORDS_PER_PATH: Final[i64] = 14
 # Records bigger than this (words) are freed after a build, for the forcing;
 # smaller ones are kept for the next class (small classes come by thousands).
 KEEP_RECORDS: Final[i64] = RECORD_WORDS_PER_PATH * PASS_PATHS
-# Childless sum nodes with the same points are the same node (a third of a
-# tree's nodes on 4x4): built trees share one per points value below this.
-LEAF_LIMIT: Final[i64] = 1 << 12
+# The sorted build keeps 2 words a path (its key, then a copy for the sort),
+# 4 where the word is not packed into the key: words one of its passes may
+# hold, and key buffers kept between classes.
+KEY_PASS_WORDS: Final[i64] = 16_000_000
+KEEP_KEYS: Final[i64] = 1 << 20
+# Arena words the sorted build sets aside a path before writing a pass
+# (about 8.4 on the hardest 3x4 sample classes; more is taken if needed).
+BUILD_WORDS_PER_PATH: Final[i64] = 10
 
 
 def cell_order(geometry: Geometry) -> list[int]:
@@ -117,6 +114,21 @@ def grown32(v: vec[i32], words: i64, want: i64 = 0) -> vec[i32]:
         v = extend(v, block)
     if len(v) < want:
         v = extend(v, block[: want - len(v)])
+    return v
+
+
+def _zeros64(words: i64) -> vec[i64]:
+    """``words`` zeros in a buffer of exactly that capacity."""
+    return grown64(vec[i64](capacity=words), words)
+
+
+def grown64(v: vec[i64], words: i64) -> vec[i64]:
+    """``v`` with zeros appended to ``words`` words."""
+    block = vec[i64]([0] * min(max(words - len(v), 0), GROW))
+    while len(v) + len(block) <= words and len(block) > 0:
+        v = extend(v, block)
+    if len(v) < words:
+        v = extend(v, block[: words - len(v)])
     return v
 
 
@@ -319,6 +331,23 @@ class TreeBuilder:
     pos_end: vec[i64]
     sums: vec[i64]
     pass_paths: i64  # at most this many paths a pass, unless one letter has more
+    key_pass_words: i64  # the sorted build's budget in key words
+    # the sorted build (path_keys): paths as keys, their values, sort buffers
+    keyed: bool  # this class's keys fit: the search records keys, not records
+    keys: vec[i64]
+    vals: vec[i64]  # the words, where not packed into the keys (else empty)
+    packed: bool  # each key holds its word in its low word_bits bits
+    word_bits: i64
+    tmp_keys: vec[i64]
+    tmp_vals: vec[i64]
+    n_keys: i64
+    key_cap: i64  # > 0: give up the pass once it has this many paths
+    key_bits: i64  # the class's keys are below 2**key_bits
+    weight: vec[i64]  # per position: its digit's weight in a key
+    digit_w: vec[i64]  # per position and letter: (rank + 1) * weight
+    letter_of: vec[i64]  # per position and digit (27 a position): the letter
+    runs: vec[i64]  # the emission's stack of runs
+    st: vec[i64]  # the emission's state
     passes: i64  # passes of the last build
     records_peak: i64  # most record words one pass of the last build used
 
@@ -374,7 +403,25 @@ class TreeBuilder:
         self.pos_end = vec[i64]([0] * n)
         self.sums = vec[i64]()
         self.pass_paths = PASS_PATHS
+        self.key_pass_words = KEY_PASS_WORDS
         self.passes = 0
+        self.keyed = False
+        self.keys = vec[i64]()
+        self.vals = vec[i64]()
+        self.tmp_keys = vec[i64]()
+        self.tmp_vals = vec[i64]()
+        self.n_keys = 0
+        self.key_cap = 0
+        self.key_bits = 0
+        self.weight = vec[i64]([0] * n)
+        self.digit_w = vec[i64]([0] * (26 * n))
+        self.letter_of = vec[i64]([0] * (27 * n))
+        self.runs = vec[i64]([0] * (4 * 26 * n * (n + 1) + 64))
+        self.st = vec[i64]([0] * 5)
+        self.packed = False
+        self.word_bits = 0
+        while (len(trie.nodes) >> self.word_bits) > 0:
+            self.word_bits += 1
 
     def build(self, cell_masks: list[int], into: Tree | None = None) -> Tree:
         """The orderly tree of the class with letters ``cell_masks[cell]``
@@ -399,6 +446,7 @@ class TreeBuilder:
                 raise ValueError("each cell needs a non-empty set of letters a-z")
             self.masks[p] = m
             self.counts[p] = popcount26(m)
+        self._key_digits()
         tree = into if into is not None else Tree(vec[i32](), 0, 0, n, 0)
         tree.top = 0
         tree.n = n
@@ -413,7 +461,7 @@ class TreeBuilder:
         self.records_peak = 0
         # most classes are small: one pass over every position, given up
         # once its records outgrow a pass's budget
-        whole = self._pass(tree, 0, n - 1, 0, RECORD_WORDS_PER_PATH * self.pass_paths)
+        whole = self._pass(tree, 0, n - 1, 0, self._budget())
         if whole >= 0:
             return self._finish(tree, nodes + whole)
         for i in range(26 * n):
@@ -424,7 +472,7 @@ class TreeBuilder:
         paths_total: i64 = 0
         # a pass takes at least one letter, so the busiest letter sets the
         # records' size: passes may fill up to that at no cost in memory
-        budget = self.pass_paths
+        budget = self._key_paths() if self.keyed else self.pass_paths
         for i in range(26 * n):
             paths_total += self.paths_at[i]
             budget = max(budget, self.paths_at[i])
@@ -514,7 +562,50 @@ class TreeBuilder:
             self.b = vec[i32]()
             self.seen = vec[i64]([0] * 1024)
             self.n_seen = 0
+        if len(self.keys) > KEEP_KEYS:
+            self.keys = vec[i64]()
+            self.vals = vec[i64]()
         return tree
+
+    def _budget(self) -> i64:
+        """The whole pass's cap: record words, or paths of the sorted build."""
+        if self.keyed:
+            return self._key_paths()
+        return RECORD_WORDS_PER_PATH * self.pass_paths
+
+    def _key_paths(self) -> i64:
+        """Paths a pass of the sorted build may hold."""
+        return self.key_pass_words // (2 if self.packed else 4)
+
+    def _key_digits(self) -> None:
+        """Each position's digit weight and values for this class's letter
+        sets, and whether its keys fit (else the record build)."""
+        n = self.n
+        w: i64 = 1
+        wide = False
+        for p in range(n - 1, -1, -1):
+            self.weight[p] = w
+            m = self.masks[p]
+            rank: i64 = 0
+            for letter in range(26):
+                self.digit_w[p * 26 + letter] = 0
+                if (m >> letter) & 1 != 0:
+                    rank += 1
+                    self.digit_w[p * 26 + letter] = rank * w
+                    self.letter_of[p * 27 + rank] = letter
+            if wide or w > KEY_LIMIT // (rank + 1):
+                wide = True
+            else:
+                w *= rank + 1
+        bits: i64 = 0
+        while w > 0:  # (mypyc shifts a literal 1 in 32 bits)
+            w >>= 1
+            bits += 1
+        if wide:
+            bits = KEY_BITS + 1
+        self.key_bits = bits
+        self.keyed = bits <= KEY_BITS
+        self.packed = bits + self.word_bits <= 63
 
     def _paths_from(self, p: i64) -> i64:
         """Paths whose sorted cells start at position ``p``."""
@@ -528,6 +619,8 @@ class TreeBuilder:
         them) and freeze their sum nodes into ``tree``; the root's choice
         nodes are collected in ``pos_*``. Returns the nodes frozen, or -1 if
         the records outgrew ``cap`` words (if > 0) and nothing was frozen."""
+        if self.keyed:
+            return self._pass_keyed(tree, lo, hi, paths, cap)
         n = self.n
         self._clear(paths)
         self.cap = cap
@@ -565,6 +658,129 @@ class TreeBuilder:
         tree.top = top[0]
         return nodes
 
+    def _pass_keyed(self, tree: Tree, lo: i64, hi: i64, paths: i64, cap: i64) -> i64:
+        """``_pass`` by the sorted build: record the keys of the paths,
+        sort them, and write the root's sum children from them."""
+        packed = self.packed
+        if len(self.keys) < paths:
+            self.keys = vec[i64]()
+            self.keys = _zeros64(paths)
+        if not packed and len(self.vals) < len(self.keys):
+            self.vals = vec[i64]()
+            self.vals = _zeros64(len(self.keys))
+        self.n_keys = 0
+        self.key_cap = cap
+        self.aborted = False
+        self._search(lo, ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1), (1 << lo) - 1)
+        self.key_cap = 0
+        if self.aborted:
+            self.aborted = False
+            return -1
+        self.passes += 1
+        count = self.n_keys
+        self.records_peak = max(self.records_peak, (2 if packed else 4) * count)
+        if count == 0:
+            return 0
+        if len(self.tmp_keys) < count:
+            self.tmp_keys = vec[i64]()
+            self.tmp_keys = _zeros64(count)
+        if not packed and len(self.tmp_vals) < count:
+            self.tmp_vals = vec[i64]()
+            self.tmp_vals = _zeros64(count)
+        shift = self.word_bits if packed else 0
+        if radix_sort(
+            self.keys, self.vals, self.tmp_keys, self.tmp_vals, count, shift, shift + self.key_bits, not packed
+        ):
+            self.keys, self.tmp_keys = self.tmp_keys, self.keys
+            if not packed:
+                self.vals, self.tmp_vals = self.tmp_vals, self.vals
+        # the sort's copy is not needed while the tree is written
+        self.tmp_keys = vec[i64]()
+        self.tmp_vals = vec[i64]()
+        st = self.st
+        st[ST_SHIFT] = shift
+        st[ST_WORD] = (1 << self.word_bits) - 1 if packed else -1
+        need = tree.top + BUILD_WORDS_PER_PATH * count + 1024
+        while True:
+            if len(tree.a) < need and tree.top == 0:
+                # the first pass: an arena of just this size (a vector that
+                # grows doubles its capacity, copying, and holds both)
+                tree.a = vec[i32]()
+                tree.a = fresh32(need)
+            elif len(tree.a) < need:
+                tree.a = grown32(tree.a, need)
+            sums = len(self.sums)
+            saved = [(self.pos_mask[q], self.pos_bound[q], self.pos_first[q], self.pos_end[q]) for q in range(self.n)]
+            try:
+                return self._emit_root(tree, count)
+            except IndexError:
+                # the arena was too small (rare; the vectors check every
+                # index): take back what this pass wrote and start it again
+                need = len(tree.a) + len(tree.a) // 2
+                for i in range(LEAF_LIMIT):
+                    if self.leaves[i] >= tree.top:
+                        self.leaves[i] = -1
+                for q in range(self.n):
+                    self.pos_mask[q], self.pos_bound[q], self.pos_first[q], self.pos_end[q] = saved[q]
+                self.sums = self.sums[:sums]
+
+    def _emit_root(self, tree: Tree, count: i64) -> i64:
+        """Write the root's sum children from the pass's sorted keys (their
+        choice nodes are collected in ``pos_*``); return the nodes written."""
+        keys = self.keys
+        vals = self.keys if self.packed else self.vals
+        weight = self.weight
+        st = self.st
+        shift = st[ST_SHIFT]
+        st[ST_TOP] = tree.top
+        st[ST_SP] = 0
+        st[ST_NODES] = 0
+        i: i64 = 0
+        while i < count:
+            # the root's runs: next position and letter (positions from last to first)
+            rem = keys[i] >> shift
+            q: i64 = 0
+            while weight[q] > rem:
+                q += 1
+            d = rem // weight[q]
+            end = (d + 1) * weight[q]
+            j = i + 1
+            while j < count and (keys[j] >> shift) < end:
+                j += 1
+            child = emit_sum(
+                keys, vals, self.trie_points, tree.a, weight, self.letter_of, self.leaves, self.runs, st, i, j,
+                q, d * weight[q],
+            )
+            if self.pos_mask[q] == 0:
+                self.pos_first[q] = len(self.sums)
+            self.sums = append(self.sums, child)
+            self.pos_mask[q] |= i64(1) << self.letter_of[q * 27 + d]
+            self.pos_bound[q] = max(self.pos_bound[q], i64(tree.a[child + BOUND]))
+            self.pos_end[q] = len(self.sums)
+            i = j
+        tree.top = st[ST_TOP]
+        return st[ST_NODES]
+
+    def _put(self, key: i64, word: i64) -> None:
+        """Record one path's key and word (the sorted build)."""
+        at = self.n_keys
+        if at >= len(self.keys):
+            if self.key_cap > 0 and at >= self.key_cap:
+                self.aborted = True  # the pass is too big: build() counts and splits
+                return
+            more = max(at + at // 2, 1 << 16)
+            if self.key_cap > 0:
+                more = min(more, self.key_cap)
+            self.keys = grown64(self.keys, more)
+            if not self.packed:
+                self.vals = grown64(self.vals, more)
+        if self.packed:
+            self.keys[at] = (key << self.word_bits) | word
+        else:
+            self.keys[at] = key
+            self.vals[at] = word
+        self.n_keys = at + 1
+
     def _search(self, start: i64, pass_bit: i64, blocked: i64) -> None:
         """Every path over positions ``start`` and after (the ``blocked`` ones
         before it are never entered) that uses one of ``pass_bit``: recorded,
@@ -579,10 +795,12 @@ class TreeBuilder:
             while m != 0:
                 bit: i64 = m & -m
                 m ^= bit
-                self.letter_at[q] = popcount26(bit - 1)
+                letter = popcount26(bit - 1)
+                self.letter_at[q] = letter
                 _dfs(
-                    self, self.trie_nodes, self.trie_points, self.nbrs, self.masks,
-                    self.letter_at, q, first + popcount26(rmask & (bit - 1)), blocked | (1 << q),
+                    self, self.trie_nodes, self.trie_points, self.nbrs, self.masks, self.letter_at,
+                    self.digit_w, q, first + popcount26(rmask & (bit - 1)), blocked | (1 << q),
+                    self.digit_w[q * 26 + letter],
                 )
 
     def _clear(self, paths: i64) -> None:
@@ -707,7 +925,7 @@ class TreeBuilder:
 
 def _dfs(
     bld: TreeBuilder, nodes: vec[i64], points: vec[i64], nbrs: vec[i64], masks: vec[i64],
-    letter_at: vec[i64], pos: i64, node: i64, used: i64,
+    letter_at: vec[i64], digit_w: vec[i64], pos: i64, node: i64, used: i64, key: i64,
 ) -> None:
     """Every path from trie ``node`` reached at ``pos`` over the class's letters."""
     w = nodes[node]
@@ -720,6 +938,8 @@ def _dfs(
                 # counting: paths by their first position and its letter
                 first_pos = popcount26((used & -used) - 1)
                 bld.paths_at[first_pos * 26 + letter_at[first_pos]] += 1
+            elif bld.keyed:
+                bld._put(key, node)
             else:
                 bld._add(node, used ^ bld.blocked, tagged)
     mask = w & LETTER_MASK
@@ -739,8 +959,12 @@ def _dfs(
         while m != 0:
             bit: i64 = m & -m
             m ^= bit
-            letter_at[nb] = popcount26(bit - 1)
-            _dfs(bld, nodes, points, nbrs, masks, letter_at, nb, first + popcount26(mask & (bit - 1)), used | nbit)
+            letter = popcount26(bit - 1)
+            letter_at[nb] = letter
+            _dfs(
+                bld, nodes, points, nbrs, masks, letter_at, digit_w, nb, first + popcount26(mask & (bit - 1)),
+                used | nbit, key + digit_w[nb * 26 + letter],
+            )
 
 
 # Freezing: module-level functions with the vectors as arguments (attribute

@@ -1,0 +1,192 @@
+"""The sorted build of an orderly tree: each path to a word as one integer
+key, sorted, then the tree written from the sorted keys. Compiled with mypyc.
+
+A path's key is a number in mixed radix, one digit per position (position 0
+the most significant): 0 if the path skips the position, else 1 + the rank of
+its letter in the cell's set. Sorted keys list the paths of every tree node
+together, in the order the arena wants them, so the tree is written in one
+sweep with sequential reads: no per-path records to chase (inserting paths
+one by one into records cost three times as much), a quarter of their
+memory, and duplicates (one word by two orders of the same cells) near each
+other. The radix is the cell's letter count + 1, so a 4x4 class of the usual
+buckets needs about 52 bits; a class whose keys need more than
+``KEY_BITS`` uses the record build instead.
+
+Each key carries its word (trie node, for its points and to count a word
+once): packed below the key where both fit in 63 bits (3x4 classes: about
+40 + 20 bits), else in a second vector.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from librt.vecs import vec
+from mypy_extensions import i32, i64
+
+from .arena import BOUND, HEAD, I32_MAX, KIDS, LEAF_LIMIT, LOW_BITS, MAX_POINTS, SLOT
+
+KEY_BITS: Final[i64] = 62
+KEY_LIMIT: Final[i64] = 1 << KEY_BITS
+# trie points are tagged with this if the word repeats a letter (only such a
+# word can reach one leaf by two paths)
+REPEATS_BIT: Final[i64] = 1 << 40
+RADIX_BITS: Final[i64] = 11
+RADIX: Final[i64] = 1 << RADIX_BITS
+# st[]: the emission's state, in one vector (attribute reads would cost
+# reference counting per node)
+ST_TOP: Final[i64] = 0  # the arena's fill
+ST_SP: Final[i64] = 1  # the runs stack's fill
+ST_NODES: Final[i64] = 2  # sum and choice nodes written (shared leaves each time)
+ST_SHIFT: Final[i64] = 3  # a key is stored shifted by this (its word packed below)
+ST_WORD: Final[i64] = 4  # mask of a stored value's word
+RUN: Final[i64] = 4  # a run: position, digit, first key, end
+
+
+def radix_sort(
+    keys: vec[i64], vals: vec[i64], tmp_keys: vec[i64], tmp_vals: vec[i64], count: i64, low: i64,
+    bits: i64, carry: bool,
+) -> bool:
+    """Sort ``keys[:count]`` by their bits ``low`` to ``bits`` (the rest keep
+    their order), ``vals`` alongside if ``carry``, least significant digits
+    first through the ``tmp`` buffers. True if the result ended in ``tmp``."""
+    counts = vec[i64]([0] * RADIX)
+    swapped = False
+    shift = low
+    while shift < bits:
+        for d in range(RADIX):
+            counts[d] = 0
+        for i in range(count):
+            counts[(keys[i] >> shift) & (RADIX - 1)] += 1
+        if counts[(keys[0] >> shift) & (RADIX - 1)] != count:  # else every key has this digit
+            at: i64 = 0
+            for d in range(RADIX):
+                c = counts[d]
+                counts[d] = at
+                at += c
+            for i in range(count):
+                k = keys[i]
+                d = (k >> shift) & (RADIX - 1)
+                to = counts[d]
+                counts[d] = to + 1
+                tmp_keys[to] = k
+                if carry:
+                    tmp_vals[to] = vals[i]
+            keys, tmp_keys = tmp_keys, keys
+            if carry:
+                vals, tmp_vals = tmp_vals, vals
+            swapped = not swapped
+        shift += RADIX_BITS
+    return swapped
+
+
+def emit_sum(
+    keys: vec[i64], vals: vec[i64], points_of: vec[i64], a: vec[i32], weight: vec[i64],
+    letter_of: vec[i64], leaves: vec[i64], runs: vec[i64], st: vec[i64], lo: i64, hi: i64,
+    p: i64, base: i64,
+) -> i64:
+    """Write the sum node of the sorted keys ``lo..hi``, which share the
+    digits of positions up to ``p`` (their value ``base``), and its family
+    at the arena's top, then its children's families; return the node.
+
+    Its own words have key ``base`` and come first; then come runs of keys
+    with the same next position and letter, the positions from last to first
+    (a later next position leaves more leading zero digits). A key is
+    ``keys[i] >> st[ST_SHIFT]``, its word ``vals[i] & st[ST_WORD]``."""
+    shift = st[ST_SHIFT]
+    wmask = st[ST_WORD]
+    i = lo
+    points: i64 = 0
+    while i < hi and (keys[i] >> shift) == base:
+        tagged = points_of[vals[i] & wmask]
+        if (tagged & REPEATS_BIT) == 0 or _first_word(vals, wmask, lo, i):
+            points += tagged & (REPEATS_BIT - 1)
+        i += 1
+    sp0 = st[ST_SP]
+    sp = sp0
+    k: i64 = 0
+    words = KIDS
+    last: i64 = -1
+    while i < hi:
+        rem = (keys[i] >> shift) - base
+        q = p + 1
+        while weight[q] > rem:
+            q += 1
+        w = weight[q]
+        d = rem // w
+        end = base + (d + 1) * w
+        j = i + 1
+        while j < hi and (keys[j] >> shift) < end:
+            j += 1
+        if q != last:
+            k += 1
+            words += 1 + KIDS
+            last = q
+        words += SLOT
+        runs[sp] = q
+        runs[sp + 1] = d
+        runs[sp + 2] = i
+        runs[sp + 3] = j
+        sp += RUN
+        i = j
+    st[ST_NODES] += 1 + k
+    if k == 0 and points < LEAF_LIMIT:
+        shared = leaves[points]
+        if shared >= 0:
+            return shared
+        leaves[points] = st[ST_TOP]
+    st[ST_SP] = sp
+    at = st[ST_TOP]
+    st[ST_TOP] = at + words
+    bound = points
+    out = at + KIDS
+    fam = at + KIDS + k
+    g = sp
+    while g > sp0:
+        # the runs of the next position (from the first), letters in order
+        q = runs[g - RUN]
+        s = g - RUN
+        while s > sp0 and runs[s - RUN] == q:
+            s -= RUN
+        a[out] = i32(fam)
+        out += 1
+        mask: i64 = 0
+        cb: i64 = 0
+        slot = fam + KIDS
+        w = weight[q]
+        for r in range(s, g, RUN):
+            d = runs[r + 1]
+            child = emit_sum(
+                keys, vals, points_of, a, weight, letter_of, leaves, runs, st, runs[r + 2], runs[r + 3], q,
+                base + d * w,
+            )
+            sb = i64(a[child + BOUND])
+            a[slot] = i32(child)
+            a[slot + 1] = i32(sb)
+            slot += SLOT
+            mask |= i64(1) << letter_of[q * 27 + d]
+            if sb > cb:
+                cb = sb
+        a[fam + HEAD] = i32(mask << LOW_BITS | q)
+        a[fam + BOUND] = i32(cb)
+        fam = slot
+        bound += cb
+        g = s
+    st[ST_SP] = sp0
+    if bound > I32_MAX:
+        raise ValueError("class too big: a bound of its tree exceeds 2**31")
+    if points > MAX_POINTS:
+        raise ValueError("class too big: a node's points exceed 2**26")
+    a[at + HEAD] = i32(points << LOW_BITS | k)
+    a[at + BOUND] = i32(bound)
+    return at
+
+
+def _first_word(vals: vec[i64], wmask: i64, lo: i64, i: i64) -> bool:
+    """Whether no key before ``i`` (from ``lo``, all with key i's key) is
+    the same word: the same word by two orders of the same cells counts once."""
+    word = vals[i] & wmask
+    for j in range(lo, i):
+        if (vals[j] & wmask) == word:
+            return False
+    return True
