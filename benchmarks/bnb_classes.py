@@ -52,6 +52,8 @@ def main() -> int:
     ap.add_argument("--wordlist", default="enable2k")
     ap.add_argument("--rule", default="standard")
     ap.add_argument("--only", default="", help="comma-separated 0-based class indices to run")
+    ap.add_argument("--record-build", action="store_true",
+                    help="build trees by inserting paths into records, not from sorted path keys")
     ap.add_argument("--pass-paths", type=int, default=0,
                     help="paths one tree-build pass may record (default: the kernel's)")
     ns = ap.parse_args()
@@ -77,6 +79,7 @@ def main() -> int:
     solver = ClassSolver(d.trie, geometry)
     if ns.pass_paths:
         solver.builder.pass_paths = ns.pass_paths
+    solver.builder.use_keys = not ns.record_build
     setup = time.process_time() - t0
     switch = f"switch score {ns.switch_score}" if ns.switch_score else f"switch {ns.switch}x"
     print(f"# {ns.classfile.name}: {len(picked)} of {len(classes)} classes, {ns.size}, "

@@ -224,3 +224,53 @@ def test_class_counts() -> None:
 def test_small_trie_is_packed(small: tuple[dict[bytes, int], Dictionary]) -> None:
     _, d = small
     assert isinstance(d.trie, PackedTrie) and d.trie.n_words > 200
+
+
+def tree_shape(tree: Any, node: int, sum_node: bool = True) -> tuple[Any, ...]:
+    """A tree as nested tuples (points or position, letters, bound, children),
+    independent of where its nodes lie in the arena."""
+    a = tree.a
+    head, bound = a[node], a[node + 1]
+    if sum_node:
+        return (head >> 5, bound, tuple(tree_shape(tree, a[node + 2 + j], False) for j in range(head & 31)))
+    letters = bin(head >> 5).count("1")
+    return (head & 31, head >> 5, bound, tuple(tree_shape(tree, a[node + 2 + 2 * j]) for j in range(letters)))
+
+
+@pytest.mark.parametrize("size", [(3, 3), (3, 4)])
+def test_build_modes_agree(
+    core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary], size: tuple[int, int]
+) -> None:
+    """The sorted build (words packed into the keys or beside them, in one
+    pass or in counted passes by position and by letter) and the record build
+    (in one pass or several) give the same tree."""
+    if core.kind == "pure" and size == (3, 4):
+        pytest.skip("plain Python is slow here; 3x3 covers it")
+    _, d = small
+    tree_mod, _ = kernels(core)
+    geometry = core.geometry.Geometry(*size)
+    trie = core.trie.PackedTrie(d.keys, d.points)
+    order = tree_mod.cell_order(geometry)
+    rng = random.Random(f"modes {size}")
+    modes: list[dict[str, Any]] = [
+        {"use_keys": True},
+        {"use_keys": True, "pack_words": False},
+        {"use_keys": True, "key_pass_words": 40},
+        {"use_keys": True, "pack_words": False, "key_pass_words": 40},
+        {"use_keys": False},
+        {"use_keys": False, "pass_paths": 10},
+    ]
+    for _ in range(4):
+        sets = random_class(rng, geometry.n, "aeilnrstq")
+        masks = [letter_mask(s) for s in sets]
+        shapes = []
+        for mode in modes:
+            builder = tree_mod.TreeBuilder(trie, geometry, order)
+            for name, value in mode.items():
+                setattr(builder, name, value)
+            tree = builder.build(masks)
+            assert builder.keyed == mode["use_keys"]
+            if "key_pass_words" in mode or "pass_paths" in mode:
+                assert builder.passes > 1, (mode, sets)
+            shapes.append((tree.n_nodes, tree_shape(tree, tree.root)))
+        assert all(shape == shapes[0] for shape in shapes), sets

@@ -333,6 +333,8 @@ class TreeBuilder:
     pass_paths: i64  # at most this many paths a pass, unless one letter has more
     key_pass_words: i64  # the sorted build's budget in key words
     # the sorted build (path_keys): paths as keys, their values, sort buffers
+    use_keys: bool  # the sorted build where keys fit (off: always the record build)
+    pack_words: bool  # pack words into keys where both fit (off: a second vector)
     keyed: bool  # this class's keys fit: the search records keys, not records
     keys: vec[i64]
     vals: vec[i64]  # the words, where not packed into the keys (else empty)
@@ -405,6 +407,8 @@ class TreeBuilder:
         self.pass_paths = PASS_PATHS
         self.key_pass_words = KEY_PASS_WORDS
         self.passes = 0
+        self.use_keys = True
+        self.pack_words = True
         self.keyed = False
         self.keys = vec[i64]()
         self.vals = vec[i64]()
@@ -604,8 +608,8 @@ class TreeBuilder:
         if wide:
             bits = KEY_BITS + 1
         self.key_bits = bits
-        self.keyed = bits <= KEY_BITS
-        self.packed = bits + self.word_bits <= 63
+        self.keyed = self.use_keys and bits <= KEY_BITS
+        self.packed = self.pack_words and bits + self.word_bits <= 63
 
     def _paths_from(self, p: i64) -> i64:
         """Paths whose sorted cells start at position ``p``."""
