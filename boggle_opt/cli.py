@@ -140,7 +140,7 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
             consumers.append(writer)
         style = ns.progress or ("rich" if sys.stderr.isatty() else "plain")
         title = f"{spec.name} · {problem.dictionary.rule.name} · {spec.size} · {problem.dictionary.label}"
-        display = make_display(style, title, problem.geometry.grid, sys.stderr)
+        display = make_display(style, title, problem.geometry.grid, sys.stderr, run.word_count)
         if display is not None:
             consumers.append(display)
         state = run.driver(consumers).run()

@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .driver import Consumer, RunState
-from .search import Checkpoint, Event, Improved, Progress, Stat
+from .events import event_record, finish_record, progress_record, start_record
+from .search import Event, Improved, Progress, Stat
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -167,11 +168,20 @@ class PlainProgress:
 
 
 class JsonlProgress:
-    """Events as JSON lines (progress at most ``per_second`` times a second)."""
+    """The run file's records (``events``) as JSON lines; progress at most
+    ``per_second`` times a second."""
 
-    def __init__(self, out: TextIO, per_second: float = 2.0) -> None:
+    def __init__(
+        self,
+        out: TextIO,
+        per_second: float = 2.0,
+        word_count: Callable[[str], int] | None = None,
+        top: int = 50,
+    ) -> None:
         self.out = out
         self.gap = 1.0 / per_second
+        self.word_count = word_count
+        self.top = top
         self._last = -1e9
 
     def _write(self, record: Mapping[str, Any]) -> None:
@@ -179,33 +189,27 @@ class JsonlProgress:
         self.out.flush()
 
     def start(self, state: RunState) -> None:
-        self._write({"type": "start", "searcher": state.searcher, "settings": dict(state.settings)})
+        self._write(start_record(state, state.settings))
 
     def event(self, event: Event, state: RunState) -> None:
-        base = {"elapsed": round(state.elapsed(), 3), "evaluations": state.evaluations}
-        if isinstance(event, Improved):
-            self._write({"type": "improved", "board": event.board, "score": event.score, **base})
-        elif isinstance(event, Checkpoint):
-            self._write({"type": "checkpoint", **base})
+        record = event_record(event, state)
+        if record is not None:
+            self._write(record)
         elif isinstance(event, Progress) and state.elapsed() - self._last >= self.gap:
             self._last = state.elapsed()
-            self._write({"type": "progress", "stats": dict(event.stats), **base})
+            self._write(progress_record(state, event))
 
     def finish(self, state: RunState) -> None:
-        self._write(
-            {
-                "type": "finish",
-                "stop_reason": state.stop_reason,
-                "best_score": state.best_score,
-                "best_board": state.best_board,
-                "elapsed": round(state.elapsed(), 3),
-                "evaluations": state.evaluations,
-            }
-        )
+        # without a word counter (a display made by hand), words are left at -1
+        self._write(finish_record(state, self.word_count or (lambda board: -1), self.top))
 
 
 def make_display(
-    style: str, title: str, grid: Callable[[str], str], out: TextIO
+    style: str,
+    title: str,
+    grid: Callable[[str], str],
+    out: TextIO,
+    word_count: Callable[[str], int] | None = None,
 ) -> Consumer | None:
     """The consumer for ``--progress STYLE`` (None for ``none``)."""
     if style == "rich":
@@ -215,5 +219,5 @@ def make_display(
     if style == "plain":
         return PlainProgress(out)
     if style == "jsonl":
-        return JsonlProgress(out)
+        return JsonlProgress(out, word_count=word_count)
     return None

@@ -1,8 +1,8 @@
 """The run file: a JSON-lines record of a run, flushed as it goes.
 
 One ``start`` record per segment (a resumed run appends a new one), then
-``improved`` and ``checkpoint`` records as they happen, and a ``finish``
-record. A killed run leaves every line written before the kill, so the file
+``improved``, ``checkpoint`` and ``progress`` records as they happen, and a
+``finish`` record: the schema of ``events``, shared with ``--progress jsonl``. A killed run leaves every line written before the kill, so the file
 can be read back (a torn last line is ignored) and the run resumed.
 """
 
@@ -11,15 +11,15 @@ from __future__ import annotations
 import errno
 import json
 import os
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .driver import RunState, StopRun
+from .events import event_record, finish_record, progress_record, start_record
 from .runrecords import RunFileError as RunFileError, check_record
-from .search import Checkpoint, Event, Improved
+from .search import Event
 
 
 PROGRESS_EVERY = 5.0  # seconds between progress records
@@ -86,78 +86,27 @@ class RunFileWriter:
 
     def start(self, state: RunState) -> None:
         try:
-            self._write(
-                {
-                    "type": "start",
-                    "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                    "settings": self.settings,
-                }
-            )
+            self._write(start_record(state, self.settings))
         except RunFileWriteFailed:
             # nothing has run yet: an error like any other bad start
             raise RunFileError(str(self.error)) from None
 
     def event(self, event: Event, state: RunState) -> None:
-        if isinstance(event, Improved):
-            self._write(
-                {
-                    "type": "improved",
-                    "board": event.board,
-                    "score": event.score,
-                    "elapsed": round(state.elapsed(), 3),
-                    "evaluations": state.evaluations,
-                }
-            )
-        elif isinstance(event, Checkpoint):
-            self._write({"type": "checkpoint", "record": dict(event.record)})
+        record = event_record(event, state)
+        if record is not None:
+            self._write(record)
         now = state.elapsed()
         if now - self._last_progress >= PROGRESS_EVERY:
             # so a killed run knows how much of its budget it had used
             self._last_progress = now
-            self._write(
-                {"type": "progress", "elapsed": round(now, 3), "evaluations": state.evaluations}
-            )
+            self._write(progress_record(state))
 
     def finish(self, state: RunState) -> None:
-        best = [
-            {"board": b, "score": s, "words": self.word_count(b)}
-            for b, s in state.ranked()[: self.top]
-        ]
         try:
-            self._write(
-                {
-                    "type": "finish",
-                    "stop_reason": state.stop_reason,
-                    "elapsed": round(state.elapsed(), 3),
-                    "evaluations": state.evaluations,
-                    "best": best,
-                }
-            )
+            self._write(finish_record(state, self.word_count, self.top))
         except RunFileWriteFailed:
             pass  # the run has ended anyway; ``error`` says why the record is missing
         self._close()
-
-
-def drop_torn_tail(fd: int) -> None:
-    """Make the file end at a line break before appending: a torn last line
-    (a kill or a full disk mid-write) is cut off, a whole record that lost
-    only its line break gets one back."""
-    size = os.lseek(fd, 0, os.SEEK_END)
-    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
-        return
-    start = max(0, size - 65536)
-    tail = os.pread(fd, size - start, start)
-    cut = tail.rfind(b"\n")
-    if cut < 0 and start > 0:
-        return  # a single line longer than we look back: not a run file's, leave it
-    line = tail[cut + 1:]
-    try:
-        json.loads(line)
-    except ValueError:
-        if line[:len(RECORD_START)] == RECORD_START[:len(line)]:  # one of ours, torn
-            os.ftruncate(fd, start + cut + 1)
-            return
-    os.write(fd, b"\n")
 
 
 @dataclass
