@@ -2,8 +2,9 @@
 
 One ``start`` record per segment (a resumed run appends a new one), then
 ``improved``, ``checkpoint`` and ``progress`` records as they happen, and a
-``finish`` record: the schema of ``events``, shared with ``--progress jsonl``. A killed run leaves every line written before the kill, so the file
-can be read back (a torn last line is ignored) and the run resumed.
+``finish`` record: the schema of ``events``, shared with ``--progress jsonl``.
+A killed run leaves every line written before the kill, so the file can be
+read back (a torn last line is ignored) and the run resumed.
 """
 
 from __future__ import annotations
@@ -107,6 +108,28 @@ class RunFileWriter:
         except RunFileWriteFailed:
             pass  # the run has ended anyway; ``error`` says why the record is missing
         self._close()
+
+
+def drop_torn_tail(fd: int) -> None:
+    """Make the file end at a line break before appending: a torn last line
+    (a kill or a full disk mid-write) is cut off, a whole record that lost
+    only its line break gets one back."""
+    size = os.lseek(fd, 0, os.SEEK_END)
+    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        return
+    start = max(0, size - 65536)
+    tail = os.pread(fd, size - start, start)
+    cut = tail.rfind(b"\n")
+    if cut < 0 and start > 0:
+        return  # a single line longer than we look back: not a run file's, leave it
+    line = tail[cut + 1:]
+    try:
+        json.loads(line)
+    except ValueError:
+        if line[:len(RECORD_START)] == RECORD_START[:len(line)]:  # one of ours, torn
+            os.ftruncate(fd, start + cut + 1)
+            return
+    os.write(fd, b"\n")
 
 
 @dataclass
