@@ -74,6 +74,9 @@ def random_boards(
     freqs = problem.letter_frequencies() * allowed
     if freqs.sum() <= 0:  # the dictionary uses none of the allowed letters
         freqs = allowed.astype(np.float64)
+    constraints = problem.constraints
+    if constraints.active:
+        return [constraints.random_board(problem.n_cells, rng, freqs) for _ in range(count)]
     codes = random_letters(rng, freqs, (count, problem.n_cells))
     return [board_text(row) for row in codes]
 
@@ -94,15 +97,28 @@ def steepest_step(
     """The best one-letter change of ``board`` if it scores more than ``score``
     (the first such cell and letter on a tie), else None. Scores every change
     at once with ``problem.neighbourhood`` (25 * n_cells evaluations);
-    ``allowed`` (see ``allowed_letters``) keeps other letters off the board."""
+    ``allowed`` (see ``allowed_letters``) keeps other letters off the board.
+    Only changes that keep ``problem.constraints`` count."""
     scores = np.asarray(problem.neighbourhood(board), dtype=np.int64)
     if allowed is not None:
         scores[~np.tile(allowed, problem.n_cells)] = -1
-    best = int(np.argmax(scores))
-    if scores[best] <= score:
-        return None
-    cell, letter = divmod(best, 26)
-    return with_letter(board, cell, letter), int(scores[best])
+    constraints = problem.constraints
+    if constraints.active:
+        scores[~constraints.change_mask(problem.n_cells)] = -1
+    if not constraints.per_board:
+        best = int(np.argmax(scores))
+        if scores[best] <= score:
+            return None
+        cell, letter = divmod(best, 26)
+        return with_letter(board, cell, letter), int(scores[best])
+    for best in np.argsort(-scores, kind="stable").tolist():
+        if scores[best] <= score:
+            return None
+        cell, letter = divmod(best, 26)
+        changed = with_letter(board, cell, letter)
+        if problem.allowed(changed):
+            return changed, int(scores[best])
+    return None
 
 
 def steepest_ascent(

@@ -19,6 +19,8 @@ from typing import Any, NoReturn, TextIO
 
 from . import __version__, defaults
 from .bound_command import add_parser as add_bound_parser
+from .dice_command import add_constraint_options
+from .dice_command import add_parser as add_dice_parser
 from .core import COMPILED
 from .core.errors import BoardError, BoggleOptError
 from .dictionary import ENV_NO_CACHE
@@ -39,7 +41,7 @@ from .signals import exit_status, on_termination
 PROG = "boggle-opt"
 INTERRUPTED = 130
 #: the settings a resumed run takes from its file (so they may not be given too)
-RESUMED_SETTINGS = ("searcher", "size", "rule", "wordlist", "seed")
+RESUMED_SETTINGS = ("searcher", "size", "rule", "wordlist", "seed", "fix", "word", "dice")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -59,6 +61,7 @@ def cmd_plugins(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         ("searchers", regs.searchers.entries()),
         ("scoring rules", regs.rules.entries()),
         ("word lists", regs.wordlists.entries()),
+        ("dice sets", regs.dice.entries()),
     ]
     for title, entries in sections:
         for e in entries:
@@ -104,6 +107,7 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
             ns.searcher, regs, options=dict(ns.option),
             size=ns.size or defaults.SIZE, rule=ns.rule or defaults.RULE,
             wordlist=ns.wordlist or defaults.WORDLIST, seed=ns.seed, budget=given, jobs=ns.jobs,
+            fix=ns.fix, word=ns.word, dice=ns.dice,
         )
     clashes = [k for k in RESUMED_SETTINGS if getattr(ns, k) is not None]
     if ns.option:
@@ -167,7 +171,9 @@ def _report(
     out.write(
         f"# searcher {spec.name} ({opts}); rule {spec.rule}; "
         f"word list {wordlist_label}; size {spec.size}; "
-        f"seed {spec.seed}; jobs {spec.jobs}\n"
+        f"seed {spec.seed}; jobs {spec.jobs}"
+        + (f"; constraints {spec.constraints.describe()}" if spec.constraints.active else "")
+        + "\n"
     )
     out.write(
         f"# stopped: {state.stop_reason}; {state.evaluations:,} evaluations "
@@ -240,6 +246,7 @@ def _add_run_parser(sub: Any) -> None:
         metavar=("NAME", "VALUE"),
         help="a searcher option; repeat for several",
     )
+    add_constraint_options(run)
     run.add_argument("--time", type=_seconds, help="stop after this many seconds")
     run.add_argument("--evals", type=_positive_int, help="stop after this many boards scored")
     run.add_argument("--target", type=_score, help="stop once a board scores this much")
@@ -291,6 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     plugins.set_defaults(run=cmd_plugins)
     _add_run_parser(sub)
     add_bound_parser(sub)
+    add_dice_parser(sub)
     _add_plugin_options(parser, [])
     for subparser in sub.choices.values():
         # SUPPRESS: given before the subcommand, the value is not reset after it

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from .constraints import require_support
 from .core.errors import BoggleOptError
 from .search import Event, Improved, Problem, Progress, Searcher, Stat
 
@@ -110,6 +111,7 @@ class Driver:
         settings: Mapping[str, Any] | None = None,
         resume_segment: int = 0,
     ) -> None:
+        require_support(searcher, problem.constraints)
         self.searcher = searcher
         self.problem = problem
         self.budget = budget
@@ -242,7 +244,9 @@ class Driver:
     # -- shared ------------------------------------------------------------
 
     def _record(self, board: str, score: int) -> bool:
-        canon = self.problem.geometry.canonical(board)
+        # fixed cells break the symmetry: a rotated copy would not meet --fix
+        fixed = bool(self.problem.constraints.fix)
+        canon = board if fixed else self.problem.geometry.canonical(board)
         state = self.state
         if state.boards.get(canon, -1) >= score:
             return False

@@ -12,6 +12,7 @@ from typing import Any
 
 import pluggy
 
+from .dice import DiceSet
 from .rules import ScoringRule
 from .wordlist import WordListSource
 
@@ -35,3 +36,8 @@ def register_scoring_rules(register: Callable[[ScoringRule], None]) -> None:
 @hookspec
 def register_wordlists(register: Callable[[WordListSource], None]) -> None:
     """Register word-list sources: ``register(WordListSource(...))``."""
+
+
+@hookspec
+def register_dice_sets(register: Callable[[DiceSet], None]) -> None:
+    """Register dice sets: ``register(DiceSet(name, summary, dice))``."""

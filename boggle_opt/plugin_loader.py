@@ -34,6 +34,7 @@ import pluggy
 
 from . import hookspecs
 from .core.errors import PluginError
+from .dice import DiceSet
 from .registry import Origin
 from .registry import Registries as Registries  # where callers have long found it
 from .rules import ScoringRule
@@ -242,6 +243,7 @@ class PluginLoader:
         self._call(hook.register_scoring_rules, self._add_rule)
         self._call(hook.register_wordlists, self._add_wordlist)
         self._call(hook.register_searchers, self._add_searcher)
+        self._call(hook.register_dice_sets, self._add_dice_set)
         return self.registries
 
     # -- finding and importing plugin modules ------------------------------
@@ -331,6 +333,11 @@ class PluginLoader:
         if not isinstance(source, WordListSource):
             raise PluginError(f"{origin} registered {source!r}, not a WordListSource")
         self.registries.wordlists.add(source.name, source, source.summary, origin, source.aliases)
+
+    def _add_dice_set(self, dice: DiceSet, origin: Origin) -> None:
+        if not isinstance(dice, DiceSet):
+            raise PluginError(f"{origin} registered {dice!r}, not a DiceSet")
+        self.registries.dice.add(dice.name, dice, dice.summary, origin, dice.aliases)
 
     def _add_searcher(self, cls: Any, origin: Origin) -> None:
         if not isinstance(cls, type) or not callable(getattr(cls, "search", None)):

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .core.errors import PluginError
+from .dice import DiceSet
 from .rules import ScoringRule
 from .wordlist import WordListSource
 
@@ -96,6 +97,7 @@ class Registries:
     wordlists: Registry[WordListSource] = field(
         default_factory=lambda: Registry("word list")
     )
+    dice: Registry[DiceSet] = field(default_factory=lambda: Registry("dice set"))
     #: one line per plugin that failed to load (shown as warnings)
     warnings: list[str] = field(default_factory=list)
     #: every plugin met, in load order, for ``boggle-opt plugins``

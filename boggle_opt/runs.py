@@ -18,6 +18,7 @@ from typing import Any
 
 from . import defaults
 from .boards import size_geometry
+from .constraints import NONE, Constraints, require_support
 from .core.errors import BoggleOptError
 from .core.geometry import Geometry
 from .dictionary import Dictionary, load_dictionary
@@ -69,6 +70,8 @@ class RunSpec:
     jobs: int = 1
     #: the run file's account of the run this one continues
     resume: PastRun | None = None
+    #: ``--fix``, ``--word`` and ``--dice``: what every reported board must meet
+    constraints: Constraints = NONE
 
     @classmethod
     def build(
@@ -84,10 +87,14 @@ class RunSpec:
         budget: Budget | None = None,
         jobs: int = 1,
         resume: PastRun | None = None,
+        fix: str | None = None,
+        word: str | None = None,
+        dice: str | None = None,
     ) -> RunSpec:
-        """Look the searcher up, check its options (written as ``-o`` takes them),
-        and fill the gaps: a fresh seed, and with no budget what a resumed run
-        had left, else ``default_budget``."""
+        """Look the searcher up, check its options (written as ``-o`` takes them)
+        and constraints (``fix`` pattern, ``word``, ``dice`` set name), and fill
+        the gaps: a fresh seed, and with no budget what a resumed run had left,
+        else ``default_budget``."""
         if isinstance(searcher, str):
             entry = registries.searchers.entry(searcher)
             name, found = entry.name, entry.item
@@ -99,6 +106,10 @@ class RunSpec:
             budget = remaining_budget(resume) if resume is not None else default_budget(found)
         if jobs < 1:
             raise BoggleOptError(f"jobs must be >= 1, got {jobs}")
+        geometry = size_geometry(size)
+        dice_set = registries.dice.get(dice) if dice else None
+        constraints = Constraints.build(geometry, fix, word, dice_set)
+        require_support(found, constraints)
         return cls(
             searcher=found,
             name=name,
@@ -110,6 +121,7 @@ class RunSpec:
             budget=budget,
             jobs=jobs,
             resume=resume,
+            constraints=constraints,
         )
 
     @classmethod
@@ -123,6 +135,7 @@ class RunSpec:
         check_settings(settings, path)
         if settings.get("searcher") is None:
             raise BoggleOptError(f"run file {path!r} does not name its searcher")
+        limits = dict(settings.get("constraints") or {})
         spec = cls.build(
             str(settings["searcher"]), registries,
             options=dict(settings.get("options") or {}),
@@ -131,6 +144,7 @@ class RunSpec:
             wordlist=str(settings.get("wordlist") or defaults.WORDLIST),
             seed=int(settings["seed"]) if settings.get("seed") is not None else None,
             budget=budget, jobs=jobs, resume=past,
+            fix=limits.get("fix"), word=limits.get("word"), dice=limits.get("dice"),
         )
         check_boards(past.boards, spec.geometry, f"run file {path!r}")
         return spec
@@ -151,7 +165,7 @@ class RunSpec:
             dictionary = load_dictionary(self.wordlist, self.rule, registries)
         resumed = tuple(self.resume.checkpoints) if self.resume is not None else ()
         return Problem(dictionary, self.geometry, jobs=self.jobs, resumed=resumed,
-                       target=self.budget.target)
+                       target=self.budget.target, constraints=self.constraints)
 
     def worker_problem(self) -> Problem:
         """The problem as one of ``jobs`` independent copies rebuilds it, in its own process."""
@@ -159,7 +173,7 @@ class RunSpec:
 
     def record(self, wordlist_label: str) -> dict[str, Any]:
         """The run's settings as the run file records them."""
-        return {
+        record: dict[str, Any] = {
             "searcher": self.name,
             "options": as_dict(self.options),
             "size": self.size,
@@ -171,6 +185,9 @@ class RunSpec:
                        "target": self.budget.target},
             "wordlist_label": wordlist_label,
         }
+        if self.constraints.active:
+            record["constraints"] = self.constraints.record()
+        return record
 
     def prepare(self, registries: Registries | None = None,
                 dictionary: Dictionary | None = None) -> PreparedRun:
@@ -258,6 +275,9 @@ def search(
     jobs: int = 1,
     dictionary: Dictionary | None = None,
     registries: Registries | None = None,
+    fix: str | None = None,
+    word: str | None = None,
+    dice: str | None = None,
 ) -> SearchResult:
     """Run one searcher and return what it found: ``boggle-opt run`` in one call.
 
@@ -273,12 +293,14 @@ def search(
     continues; it is locked while the run writes it (``RunFileLocked`` if
     another run holds it), and a write that fails ends the run with
     ``stop_reason == "run file write failed"``. Ctrl-C ends the run early; the
-    result then has ``stop_reason == "interrupted"``.
+    result then has ``stop_reason == "interrupted"``. ``fix``, ``word`` and
+    ``dice`` are the constraints of ``--fix``, ``--word`` and ``--dice``.
     """
     regs = registries if registries is not None else load_plugins()
     spec = RunSpec.build(
         searcher, regs, options=options or {}, size=size, rule=rule, wordlist=wordlist,
         seed=seed, budget=Budget(seconds, evals, target), jobs=jobs,
+        fix=fix, word=word, dice=dice,
     )
     run = spec.prepare(regs, dictionary)
     everyone: list[Consumer] = list(consumers)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Union, cast
 
 import numpy as np
 
+from .constraints import NONE, Constraints
 from .core.geometry import Geometry
 from .core.scorer import FoundWord, Scorer
 from .dictionary import Dictionary
@@ -77,6 +78,7 @@ class Problem:
         jobs: int = 1,
         resumed: tuple[Mapping[str, Any], ...] = (),
         target: int | None = None,
+        constraints: Constraints | None = None,
     ) -> None:
         self.dictionary = dictionary
         self.geometry = geometry
@@ -86,6 +88,8 @@ class Problem:
         self.resumed = resumed
         #: the run's ``--target`` score, if any (the driver stops there anyway)
         self.target = target
+        #: what every reported board must satisfy (``--fix``, ``--word``, ``--dice``)
+        self.constraints = constraints if constraints is not None else NONE
         self.evaluations = 0
         self._scorer: Scorer = dictionary.scorer(geometry)
         self._freqs: np.ndarray | None = None
@@ -106,6 +110,10 @@ class Problem:
         """
         self.evaluations += 25 * self.geometry.n
         return self._scorer.neighbourhood(board)
+
+    def allowed(self, board: str) -> bool:
+        """True if ``board`` meets the constraints (not counted as an evaluation)."""
+        return self.constraints.satisfied(board)
 
     def words(self, board: str) -> list[FoundWord]:
         """The words of a board with one path each (not counted)."""
@@ -141,6 +149,9 @@ class SearcherBase(Generic[OptionsT]):
     name: ClassVar[str] = ""
     parallel: ClassVar[bool] = False
     exhaustive: ClassVar[bool] = False
+    #: True if every board it reports meets ``problem.constraints``; a searcher
+    #: without it refuses to run when constraints are set
+    honours_constraints: ClassVar[bool] = False
     Options: ClassVar[type[Any]]
     options: OptionsT
 

@@ -12,6 +12,9 @@ Subclass it in your package's tests (pytest collects it)::
 Class attributes set the problem (``size``, ``wordlist``, ``rule``), options
 for every run (``options``), an evaluation budget small enough to be quick
 (``evals``) and option values that must be rejected (``bad_options``).
+A searcher with ``honours_constraints = True`` is run under fixed cells, a
+word and a dice set, and every board it reports must meet them; any other
+must refuse constraints with a one-line error.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ import pytest
 
 from . import defaults
 from .boards import size_geometry
+from .constraints import ConstraintError, Constraints, supports
+from .dice import DiceSet
 from .dictionary import Dictionary, load_dictionary
 from .driver import Budget, Driver, RunState
 from .options import OptionError, describe, make_options
@@ -32,6 +37,10 @@ from .plugin_loader import load_plugins
 from .search import Checkpoint, Event, Improved, Problem, Progress, summary_of
 
 FINISHED = "searcher finished"
+
+#: dice for the constraint tests, cycled to one per cell: common letters, so
+#: rollable boards score
+TEST_DICE = ("aeiost", "lnrstd", "aeeiou", "crstlp", "aeimno", "bdgkmp")
 
 _DICTIONARIES: dict[tuple[str, str], Dictionary] = {}
 
@@ -75,8 +84,12 @@ class SearcherConformance:
     def problem(self) -> Problem:
         return Problem(_dictionary(self.wordlist, self.rule), size_geometry(self.size))
 
-    def run(self, budget: Budget, seed: int = 1) -> tuple[RunState, Recorder, Problem]:
+    def run(
+        self, budget: Budget, seed: int = 1, constraints: Constraints | None = None
+    ) -> tuple[RunState, Recorder, Problem]:
         problem = self.problem()
+        if constraints is not None:
+            problem.constraints = constraints
         options = make_options(self.searcher_cls.name, self.searcher_cls.Options, self.options)
         recorder = Recorder()
         state = Driver(self.searcher_cls(options), problem, budget, seed, [recorder]).run()
@@ -176,6 +189,36 @@ class SearcherConformance:
         if state.stop_reason != FINISHED:
             assert state.stop_reason == f"used {self.seconds:g} s", state.stop_reason
             assert state.elapsed() >= self.seconds
+
+    def constraint_cases(self) -> list[Constraints]:
+        """Fixed corner cells, a word, a dice set, and all three at once."""
+        geometry = size_geometry(self.size)
+        n = geometry.n
+        fix = "s" + "." * (n - 2) + "e" if n >= 2 else "s"
+        dice = DiceSet("test", "conformance dice", tuple(TEST_DICE[i % 6] for i in range(n)))
+        cases = [Constraints.build(geometry, fix=fix), Constraints.build(geometry, dice=dice)]
+        if n >= 3:
+            cases.append(Constraints.build(geometry, word="tea"))
+            cases.append(Constraints.build(geometry, fix=fix, word="tea", dice=dice))
+        return cases
+
+    def test_constraints_honoured_or_refused(self) -> None:
+        cases = self.constraint_cases()
+        if not supports(self.searcher_cls):
+            with pytest.raises(ConstraintError) as caught:
+                self.run(Budget(evaluations=self.evals), constraints=cases[0])
+            assert "\n" not in str(caught.value) and "cannot honour" in str(caught.value)
+            return
+        for constraints in cases:
+            # both limits: a constrained search may score far fewer boards a second
+            budget = Budget(seconds=self.seconds, evaluations=self.evals)
+            _, rec, problem = self.run(budget, seed=19, constraints=constraints)
+            fresh = problem.dictionary.scorer(problem.geometry)
+            improved = [e for e in rec.events if isinstance(e, Improved)]
+            assert improved, f"no board reported under {constraints.describe()}"
+            for ev in improved:
+                assert constraints.satisfied(ev.board), (constraints.describe(), ev)
+                assert fresh.score(ev.board) == ev.score, ev
 
     def test_stops_at_target(self) -> None:
         # the first board it reports becomes the target of a second run

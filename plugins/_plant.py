@@ -7,6 +7,7 @@ from a few long paths that single-letter changes almost never build.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -18,8 +19,10 @@ STEPS = 2000
 
 class Planter:
     def __init__(self, keys: list[bytes], geometry: Geometry, min_len: int,
-                 rng: np.random.Generator) -> None:
+                 rng: np.random.Generator, fixed: Mapping[int, str] = {}) -> None:
         n = geometry.n
+        #: letters (as codes) a planted word must leave as they are (``--fix``)
+        self.fixed = {c: ord(ch) for c, ch in fixed.items()}
         self.words = [k for k in keys if min_len <= len(k) <= n]
         self.nbrs = [geometry.neighbours(c) for c in range(n)]
         self.n = n
@@ -32,17 +35,21 @@ class Planter:
         if not self.words:
             return False
         word = self.random.choice(self.words)
-        path = self.path(len(word))
+        path = self.path(len(word), word)
         if path is None:
             return False
         for c, ch in zip(path, word):
             b[c] = ch
         return True
 
-    def path(self, length: int) -> list[int] | None:
-        """A random self-avoiding path of ``length`` cells (random-order DFS)."""
+    def path(self, length: int, word: bytes = b"") -> list[int] | None:
+        """A random self-avoiding path of ``length`` cells (random-order DFS);
+        with ``word``, one whose fixed cells already show the word's letters."""
         rnd = self.random
+        fixed = self.fixed if word else {}
         start = rnd.randrange(self.n)
+        if fixed.get(start, word[0] if word else 0) != (word[0] if word else 0):
+            return None
         path = [start]
         used = {start}
         options: list[list[int]] = [rnd.sample(self.nbrs[start], len(self.nbrs[start]))]
@@ -58,7 +65,7 @@ class Planter:
                     return None
                 continue
             c = options[-1].pop()
-            if c in used:
+            if c in used or (fixed and fixed.get(c, word[len(path)]) != word[len(path)]):
                 continue
             path.append(c)
             used.add(c)

@@ -64,6 +64,7 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
     """Simulated annealing: change a letter or swap cells, accept worse boards while hot."""
 
     name = "annealing"
+    honours_constraints = True
 
     @dataclass(frozen=True, kw_only=True)
     class Options:
@@ -157,7 +158,8 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
         opts = self.options
         run = _Run(problem, rng, opts.plan(), opts.restarts)
         if run.plan.moves[PLANT] > 0:
-            run.planter = Planter(problem.dictionary.keys, problem.geometry, opts.plant_length, rng)
+            run.planter = Planter(problem.dictionary.keys, problem.geometry, opts.plant_length, rng,
+                                  problem.constraints.fixed)
         return run.events()
 
 
@@ -183,6 +185,9 @@ class _Run:
         self.n = problem.n_cells
         self.nbrs = [geo.neighbours(c) for c in range(self.n)]
         self.planter: Planter | None = None
+        self.constraints = problem.constraints
+        #: cells no move may change (``--fix``)
+        self.fixed = [c in self.constraints.fixed for c in range(self.n)]
         self.cache: dict[str, int] = {}
         self.best = ""
         self.best_score = -1
@@ -212,6 +217,9 @@ class _Run:
         while not self.restarts or self.anneals < self.restarts:
             if self.best and self.rng.random() < plan.reheat:
                 board, start = bytearray(self.best.encode("ascii")), min(plan.reheat_tmax, plan.tmax)
+            elif self.constraints.active:
+                text = self.constraints.random_board(self.n, self.rng, self.freqs)
+                board, start = bytearray(text.encode("ascii")), plan.tmax
             else:
                 codes = random_letters(self.rng, self.freqs, self.n) + A
                 board, start = bytearray(codes.tobytes()), plan.tmax
@@ -224,6 +232,10 @@ class _Run:
         """One anneal from board ``b`` (changed in place); returns the final board."""
         plan, rng, n, nbrs, planter = self.plan, self.rng, self.n, self.nbrs, self.planter
         score = self.score
+        fixed, allowed = self.fixed, self.problem.allowed
+        # planting may overwrite fixed cells; other moves avoid them
+        check_all = self.constraints.per_board
+        check_plant = self.constraints.active
         text = b.decode("ascii")
         cur = score(text)
         ev = self.improved(text, cur)
@@ -250,7 +262,7 @@ class _Run:
                 kind = kinds[k]
                 # make the move, keeping the board to restore if it is rejected
                 if kind == LETTER:
-                    if b[c] == letters[k]:
+                    if b[c] == letters[k] or fixed[c]:
                         continue
                     saved = bytes(b)
                     b[c] = letters[k]
@@ -265,11 +277,14 @@ class _Run:
                     else:
                         d = others[k] % (n - 1) if n > 1 else c
                         d += d >= c
-                    if b[c] == b[d]:
+                    if b[c] == b[d] or fixed[c] or fixed[d]:
                         continue
                     saved = bytes(b)
                     b[c], b[d] = b[d], b[c]
                 text = b.decode("ascii")
+                if (check_all or (check_plant and kind == PLANT)) and not allowed(text):
+                    b[:] = saved
+                    continue
                 s = score(text)
                 if s - cur >= thr[k]:
                     cur = s
@@ -304,13 +319,14 @@ class _Run:
 
     def _better_swap(self, text: str, cur: int) -> tuple[str, int] | None:
         b = list(text)
+        fixed, check = self.fixed, self.constraints.per_board
         for c in range(self.n):
             for d in range(c + 1, self.n):
-                if b[c] == b[d]:
+                if b[c] == b[d] or fixed[c] or fixed[d]:
                     continue
                 b[c], b[d] = b[d], b[c]
                 s = self.score("".join(b))
-                if s > cur:
+                if s > cur and (not check or self.problem.allowed("".join(b))):
                     return "".join(b), s
                 b[c], b[d] = b[d], b[c]
         return None

@@ -18,6 +18,7 @@ class GeneticSearch(SearcherBase["GeneticSearch.Options"]):
     """Genetic algorithm: the best boards breed by uniform crossover, with mutations and swaps."""
 
     name = "genetic"
+    honours_constraints = True
 
     @dataclass(frozen=True, kw_only=True)
     class Options:
@@ -59,7 +60,7 @@ class GeneticSearch(SearcherBase["GeneticSearch.Options"]):
         populations = 0
         while True:
             populations += 1
-            pop = random_letters(rng, freqs, (opts.population, problem.n_cells))
+            pop = ops.random_population(opts.population)
             scores = ops.scores(pop)
             generation = since = 0
             while not opts.stall or since < opts.stall:
@@ -103,12 +104,31 @@ class Operators:
         for c in range(n):
             nb = geo.neighbours(c)
             self.table[c, : len(nb)] = nb
+        self.constraints = problem.constraints
+        fixed = self.constraints.fixed
+        self.fixed_cells = np.array(sorted(fixed), dtype=np.int64)
+        self.fixed_codes = np.array([ord(fixed[c]) - A for c in sorted(fixed)], dtype=np.uint8)
+
+    def random_population(self, size: int) -> np.ndarray:
+        """``size`` random boards (meeting the constraints) as letter codes."""
+        n = self.problem.n_cells
+        if not self.constraints.active:
+            return random_letters(self.rng, self.freqs, (size, n))
+        boards = [self.constraints.random_board(n, self.rng, self.freqs) for _ in range(size)]
+        return np.frombuffer("".join(boards).encode("ascii"), dtype=np.uint8).reshape(size, n) - A
 
     def scores(self, pop: np.ndarray) -> np.ndarray:
+        """Each board's score; -1, unscored, for a board breaking a word or
+        dice constraint (it is never reported, and breeds last)."""
         n = pop.shape[1]
         text = (pop + A).astype(np.uint8).tobytes().decode("ascii")
-        score = self.problem.score
-        return np.array([score(text[i: i + n]) for i in range(0, len(text), n)], dtype=np.int64)
+        score, allowed = self.problem.score, self.problem.allowed
+        check = self.constraints.per_board
+        return np.array(
+            [score(b) if not check or allowed(b) else -1
+             for b in (text[i: i + n] for i in range(0, len(text), n))],
+            dtype=np.int64,
+        )
 
     def children(self, parents: np.ndarray, count: int, mutation: float, swap: float) -> np.ndarray:
         """``count`` children, each of two distinct random parents, mutated and swapped."""
@@ -120,6 +140,8 @@ class Operators:
         kids = np.where(take_a, parents[a], parents[b])
         self.mutate(kids, at_least(rng, mutation, count))
         self.swap(kids, at_least(rng, swap, count))
+        if len(self.fixed_cells):  # crossover keeps them; mutations and swaps may not
+            kids[:, self.fixed_cells] = self.fixed_codes
         return kids
 
     def mutate(self, kids: np.ndarray, counts: np.ndarray) -> None:

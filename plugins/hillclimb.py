@@ -49,6 +49,7 @@ class HillClimb(SearcherBase["HillClimb.Options"]):
     """Pool hill climbing: keep the N best boards, expand by letter changes and swaps."""
 
     name = "hillclimb"
+    honours_constraints = True
 
     @dataclass(frozen=True, kw_only=True)
     class Options:
@@ -125,19 +126,23 @@ class PoolClimb:
         allowed = allowed_letters(options.exclude)
         # a letter change is wanted if the letter is allowed; the board's own
         # letter at a cell (the board itself) is masked per board
-        self.allowed_codes = np.tile(allowed, n)
+        self.allowed_codes = np.tile(allowed, n) & problem.constraints.change_mask(n)
+        #: a letter change or swap can break a word or dice constraint: check each
+        self.check = problem.constraints.per_board
         self.boards: list[str] = []
         self.scores = np.zeros(0, dtype=np.int64)
         self.fresh: list[bool] = []
         self.keys: set[str] = set()
         self.rounds = 0
         geo = problem.geometry
-        #: cell pairs a swap may exchange
+        fixed = problem.constraints.fixed
+        #: cell pairs a swap may exchange (never a fixed cell)
         self.swap_pairs: list[tuple[int, int]] = [
             (i, j)
             for i in range(n)
             for j in range(i + 1, n)
-            if options.swaps == "all" or (options.swaps == "adjacent" and j in geo.neighbours(i))
+            if (options.swaps == "all" or (options.swaps == "adjacent" and j in geo.neighbours(i)))
+            and i not in fixed and j not in fixed
         ]
 
     @property
@@ -204,6 +209,9 @@ class PoolClimb:
             codes = np.flatnonzero(want)
             made: list[str] = [with_letter(board, int(c) // 26, int(c) % 26) for c in codes]
             got = out[codes]
+            if self.check:
+                keep = [k for k, b in enumerate(made) if problem.allowed(b)]
+                made, got = [made[k] for k in keep], got[keep]
             if self.swap_pairs:
                 s_boards, s_scores = self._swaps(board, floor)
                 made += s_boards
@@ -235,7 +243,7 @@ class PoolClimb:
             s = "".join(cells)
             cells[i], cells[j] = a, b
             score = score_board(s)
-            if score > floor:
+            if score > floor and (not self.check or self.problem.allowed(s)):
                 boards.append(s)
                 scores.append(score)
         return boards, scores

@@ -1,0 +1,1 @@
+"""Built-in dice sets, registered through the same entry points as plugins."""
