@@ -18,6 +18,7 @@ COMPILED_MODULES = [
     "boggle_opt/core/tree.py",
     "boggle_opt/core/orderly.py",
     "boggle_opt/core/branch.py",
+    "boggle_opt/core/paths.py",
 ]
 
 pure = os.environ.get("BOGGLE_OPT_PURE", "") not in ("", "0")

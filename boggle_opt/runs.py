@@ -135,7 +135,9 @@ class RunSpec:
         check_settings(settings, path)
         if settings.get("searcher") is None:
             raise BoggleOptError(f"run file {path!r} does not name its searcher")
-        limits = dict(settings.get("constraints") or {})
+        limits = settings.get("constraints") or {}
+        if not isinstance(limits, dict) or not all(isinstance(v, str) for v in limits.values()):
+            raise BoggleOptError(f"run file {path!r} settings: 'constraints' is not an object of strings")
         spec = cls.build(
             str(settings["searcher"]), registries,
             options=dict(settings.get("options") or {}),

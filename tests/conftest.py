@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED_WORDLISTS = REPO.parent / "shared" / "wordlists"
 
 #: the compiled core modules (setup.py's COMPILED_MODULES), each tested built and pure
-CORE_MODULES = ("geometry", "trie", "scorer", "arena", "path_keys", "tree", "orderly", "branch")
+CORE_MODULES = ("geometry", "trie", "scorer", "arena", "path_keys", "tree", "orderly", "branch", "paths")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -12,6 +12,9 @@ SETTINGS: dict[str, dict[str, Any]] = {
     "hillclimb": {"options": [("pool-size", "50")], "bad_options": [("pool-size", "0")]},
     "annealing": {"bad_options": [("tmax", "0"), ("iterations", "0")]},
     "genetic": {"bad_options": [("population", "1")]},
+    # words of 5 cells with the other 4 climbed: every constraint case has boards
+    # (full 9-cell words are checked in test_longword.py)
+    "longword": {"options": [("length", "5")], "bad_options": [("length", "-1")]},
     "bnb": {
         "size": "2x2",
         "options": [("min-score", "20")],

@@ -1,0 +1,137 @@
+"""``longword``: its paths against brute force, its boards against trying every
+placement by hand on a small board, and the published long-word boards."""
+
+from __future__ import annotations
+
+import itertools
+import types
+from pathlib import Path
+
+import pytest
+
+from boggle_opt.boards import make_geometry, size_geometry
+from boggle_opt.dictionary import Dictionary
+from boggle_opt.plugins.longword import LongWord
+from boggle_opt.runs import search
+
+
+def all_paths(geometry, length: int) -> list[tuple[int, ...]]:
+    """Every directed path of ``length`` distinct adjacent cells, by brute force."""
+    n = geometry.n
+    out = []
+    for cells in itertools.permutations(range(n), length):
+        if all(b in geometry.neighbours(a) for a, b in zip(cells, cells[1:])):
+            out.append(cells)
+    return out
+
+
+def orbit(geometry, path: tuple[int, ...]) -> set[tuple[int, ...]]:
+    images = set()
+    for perm in geometry.symmetries:
+        inv = [0] * geometry.n
+        for i, p in enumerate(perm):
+            inv[p] = i
+        images.add(tuple(inv[c] for c in path))
+    return images
+
+
+@pytest.mark.parametrize("size, lengths", [("2x3", range(1, 7)), ("3x3", (1, 2, 4, 9))])
+def test_paths_are_one_per_orbit(core: types.SimpleNamespace, size: str, lengths) -> None:
+    cols, rows = map(int, size.split("x"))
+    geometry = core.geometry.Geometry(cols, rows)
+    for length in lengths:
+        flat = core.paths.paths(geometry, length)
+        got = [tuple(flat[i:i + length]) for i in range(0, len(flat), length)]
+        every = all_paths(make_geometry(cols, rows), length)
+        orbits = {min(orbit(geometry, p)) for p in every}
+        assert sorted(got) == sorted(orbits), (size, length)
+        assert all(p == min(orbit(geometry, p)) for p in got)
+
+
+def test_4x4_full_path_count() -> None:
+    # 343,184 directed paths through all 16 cells, each orbit of 8 distinct
+    from boggle_opt.plugins.longword import _paths
+
+    assert len(_paths(4, 4, 16)) // 16 == 343_184 // 8
+
+
+WORDS = ["planet", "plants", "stable", "tables", "bleats", "ablest", "lap", "pal", "tab", "bat",
+         "sable", "table", "plan", "plane", "slant", "last", "salt", "tan", "ant", "bet",
+         "quiets", "quiet", "suite", "ties", "sit", "its", "equip", "quip"]
+
+
+def test_full_placements_match_brute_force(tmp_path: Path) -> None:
+    """On 2x3 every word of 6 cells along every path, by hand: the same best
+    score and the same best boards (up to symmetry) as longword."""
+    words_file = tmp_path / "words.txt"
+    words_file.write_text("\n".join(WORDS))
+    geometry = size_geometry("2x3")
+    d = Dictionary("small", WORDS, _standard())
+    scorer = d.scorer(geometry)
+    best, boards = -1, set()
+    for key in (k.decode() for k in d.keys if len(k) == 6):
+        for path in all_paths(geometry, 6):
+            cells = [""] * 6
+            for c, ch in zip(path, key):
+                cells[c] = ch
+            board = "".join(cells)
+            score = scorer.score(board)
+            if score > best:
+                best, boards = score, set()
+            if score == best:
+                boards.add(geometry.canonical(board))
+    result = search(LongWord, size="2x3", wordlist=str(words_file), seed=1, dictionary=d)
+    assert result.stop_reason == "searcher finished"
+    assert result.best_score == best
+    assert {b for b, s in result.boards if s == best} == boards
+
+
+def test_shorter_words_keep_their_cells(tmp_path: Path) -> None:
+    words_file = tmp_path / "words.txt"
+    words_file.write_text("\n".join(WORDS))
+    d = Dictionary("small", WORDS, _standard())
+    result = search(LongWord, size="2x3", wordlist=str(words_file), seed=1, dictionary=d,
+                    options={"length": 5}, fix="s.....")
+    assert result.stop_reason == "searcher finished" and result.boards
+    fresh = d.scorer(size_geometry("2x3"))
+    for board, score in result.boards:
+        assert board[0] == "s" and fresh.score(board) == score
+    # some 5-cell word sits on every reported board
+    five = [w for w in WORDS if len(w.replace("qu", "q")) == 5]
+    from boggle_opt.constraints import Constraints
+
+    for board, _ in result.boards:
+        assert any(Constraints.build(size_geometry("2x3"), word=w).holds_word(board) for w in five)
+
+
+def _standard():
+    from boggle_opt.plugin_loader import PluginLoader
+
+    return PluginLoader(autoload=False).load().rules.get("standard")
+
+
+@pytest.mark.parametrize(
+    "wordlist, rule, word, board, score",
+    [
+        ("enable2k", "standard", "charitablenesses", "hclbaiaertnssese", 2149),
+        ("enable2k", "standard", "quadricentennials", "qaicdrneetasnnil", 1391),
+        ("enable2k", "pow2", "prequalifications", "rpqaselinifcoita", 44726),
+        ("yawl", "standard", "supernaturalised", "usaupltreaiernsd", 2988),
+        ("yawl", "standard", "quartermistresses", "qressatstiseremr", 1935),
+    ],
+)
+def test_published_long_word_boards(dictionary, wordlist, rule, word, board, score) -> None:
+    """The best board holding each published word, over every path (the full
+    passes over every word are recorded in docs/benchmarks.md)."""
+    d = dictionary(wordlist, rule)
+    result = search(LongWord, wordlist=wordlist, rule=rule, seed=1, dictionary=d, word=word)
+    geometry = size_geometry("4x4")
+    assert result.best_score == score
+    assert geometry.canonical(result.best_board) == geometry.canonical(board)
+
+
+def test_published_board_through_the_cli(run_cli, enable2k_path) -> None:
+    r = run_cli("run", "--searcher", "longword", "--wordlist", "enable2k", "--rule", "pow2",
+                "--word", "prequalifications", "--progress", "none", "--top", "1")
+    assert r.returncode == 0, r.stderr
+    assert "1\taciatflqiieponsr\t44726\t229" in r.stdout  # rpqaselinifcoita, canonical
