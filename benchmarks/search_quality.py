@@ -34,7 +34,12 @@ SCENARIOS: dict[str, tuple[str, str, int, int, int]] = {
     "yawl-standard": ("yawl", "standard", 4, 4, 4540),
     "enable2k-pow2": ("enable2k", "pow2", 4, 4, 44726),
     "enable2k-words": ("enable2k", "words", 4, 4, 1158),
+    "enable2k-5x5": ("enable2k", "standard", 5, 5, 10406),
+    # the proven best 4x4 board, perslatgsineters, is rollable by the classic dice
+    "enable2k-dice": ("enable2k", "standard", 4, 4, 3625),
 }
+#: scenarios whose boards must be rollable by a dice set (``--dice``)
+DICE: dict[str, str] = {"enable2k-dice": "classic"}
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,7 @@ _DICTIONARIES: dict[tuple[str, str], Any] = {}
 
 def run_task(task: Task) -> Result:
     from boggle_opt.boards import make_geometry
+    from boggle_opt.constraints import Constraints
     from boggle_opt.dictionary import load_dictionary
     from boggle_opt.driver import Budget, Driver
     from boggle_opt.options import make_options
@@ -85,7 +91,11 @@ def run_task(task: Task) -> Result:
     registries = load_plugins()
     if (wordlist, rule) not in _DICTIONARIES:  # built once per worker process
         _DICTIONARIES[wordlist, rule] = load_dictionary(wordlist, rule, registries)
-    problem = Problem(_DICTIONARIES[wordlist, rule], make_geometry(cols, rows))
+    geometry = make_geometry(cols, rows)
+    constraints = None
+    if task.scenario in DICE:
+        constraints = Constraints.build(geometry, dice=registries.dice.get(DICE[task.scenario]))
+    problem = Problem(_DICTIONARIES[wordlist, rule], geometry, constraints=constraints)
     cls = registries.searchers.get(task.searcher)
     options = make_options(task.searcher, cls.Options, task.options)
     budget = Budget(seconds=task.seconds, evaluations=task.evals,
@@ -107,7 +117,8 @@ def table(results: list[Result], markdown: bool) -> str:
         wordlist, rule, cols, rows_, known = SCENARIOS[scenario]
         scores = [r.best for r in rs]
         rows.append([
-            label, wordlist, f"{cols}x{rows_}", rule, f"{max(scores):,}",
+            label, wordlist, f"{cols}x{rows_}",
+            rule + (f", {DICE[scenario]} dice" if scenario in DICE else ""), f"{max(scores):,}",
             f"{statistics.median(scores):,g}", f"{min(scores):,}",
             f"{sum(s >= known for s in scores)}/{len(rs)} ({known:,})",
             f"{statistics.median(r.evaluations for r in rs):,.0f}",

@@ -135,3 +135,27 @@ def test_published_board_through_the_cli(run_cli, enable2k_path) -> None:
                 "--word", "prequalifications", "--progress", "none", "--top", "1")
     assert r.returncode == 0, r.stderr
     assert "1\taciatflqiieponsr\t44726\t229" in r.stdout  # rpqaselinifcoita, canonical
+
+
+def test_a_stopped_run_resumes_to_the_same_boards(run_cli, tmp_path: Path) -> None:
+    """Two tasks on 3x3 (98 paths in chunks of 64): stopped after the first,
+    resumed, it ends with the boards of an uninterrupted run."""
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(["seventies", "relations", "stainless", "retaining", "sat", "tea",
+                                "eat", "ate", "tin", "its", "sit", "rat", "tar", "art", "lie", "ties"]))
+    common = ["--searcher", "longword", "--size", "3x3", "--wordlist", str(words),
+              "--progress", "none", "--top", "100"]
+    whole = run_cli("run", *common, "--seed", "1")
+    assert whole.returncode == 0, whole.stderr
+    out = tmp_path / "run.jsonl"
+    first = run_cli("run", *common, "--seed", "1", "--evals", "1", "--out", str(out))
+    assert first.returncode == 0 and "used 1 evaluations" in first.stdout, first.stdout
+    again = run_cli("run", "--resume", str(out), "--evals", "1000000", "--progress", "none",
+                    "--top", "100")
+    assert again.returncode == 0, again.stderr
+    assert "searcher finished" in again.stdout
+
+    def boards(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line[:1].isdigit()]
+
+    assert boards(again.stdout) == boards(whole.stdout)
