@@ -115,9 +115,7 @@ def emit_sum(
         w = weight[q]
         d = rem // w
         end = base + (d + 1) * w
-        j = i + 1
-        while j < hi and (keys[j] >> shift) < end:
-            j += 1
+        j = run_end(keys, shift, i, hi, end)
         if q != last:
             k += 1
             words += 1 + KIDS
@@ -180,6 +178,25 @@ def emit_sum(
     a[at + HEAD] = i32(points << LOW_BITS | k)
     a[at + BOUND] = i32(bound)
     return at
+
+
+def run_end(keys: vec[i64], shift: i64, i: i64, hi: i64, end: i64) -> i64:
+    """The first index after ``i`` (below ``hi``) whose key is at least
+    ``end``: by galloping, since near the root a run is long (scanning it
+    cost a read per key per level)."""
+    step: i64 = 1
+    lo = i  # keys[lo] < end
+    while lo + step < hi and (keys[lo + step] >> shift) < end:
+        lo += step
+        step += step
+    top = min(lo + step, hi)  # keys[top] >= end, or top == hi
+    while top - lo > 1:
+        mid = (lo + top) >> 1
+        if (keys[mid] >> shift) < end:
+            lo = mid
+        else:
+            top = mid
+    return top
 
 
 def _first_word(vals: vec[i64], wmask: i64, lo: i64, i: i64) -> bool:

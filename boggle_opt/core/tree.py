@@ -32,7 +32,7 @@ from mypy_extensions import i32, i64
 
 from .arena import BOUND, HEAD, I32_MAX, KIDS, LEAF_LIMIT, LOW, LOW_BITS, MAX_POINTS, SLOT
 from .geometry import Geometry
-from .path_keys import KEY_BITS, KEY_LIMIT, REPEATS_BIT, ST_NODES, ST_SHIFT, ST_SP, ST_TOP, ST_WORD, emit_sum, radix_sort
+from .path_keys import KEY_BITS, KEY_LIMIT, REPEATS_BIT, ST_NODES, ST_SHIFT, ST_SP, ST_TOP, ST_WORD, emit_sum, radix_sort, run_end
 from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, popcount26
 
 # Build records (one ``vec[i32]``, 0 = no child): a sum record after position
@@ -748,9 +748,7 @@ class TreeBuilder:
                 q += 1
             d = rem // weight[q]
             end = (d + 1) * weight[q]
-            j = i + 1
-            while j < count and (keys[j] >> shift) < end:
-                j += 1
+            j = run_end(keys, shift, i, count, end)
             child = emit_sum(
                 keys, vals, self.trie_points, tree.a, weight, self.letter_of, self.leaves, self.runs, st, i, j,
                 q, d * weight[q],
