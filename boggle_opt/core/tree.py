@@ -32,7 +32,9 @@ from mypy_extensions import i32, i64
 
 from .arena import BOUND, HEAD, I32_MAX, KIDS, LEAF_LIMIT, LOW, LOW_BITS, MAX_POINTS, SLOT
 from .geometry import Geometry
-from .path_keys import KEY_BITS, KEY_LIMIT, REPEATS_BIT, ST_NODES, ST_SHIFT, ST_SP, ST_TOP, ST_WORD, emit_sum, radix_sort, run_end
+from .path_keys import (
+    KEY_BITS, KEY_LIMIT, REPEATS_BIT, ST_NODES, ST_SHIFT, ST_SP, ST_TOP, ST_WORD, emit_sum, radix_sort, run_end,
+)
 from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, popcount26
 
 # Build records (one ``vec[i32]``, 0 = no child): a sum record after position
@@ -432,6 +434,10 @@ class TreeBuilder:
         (bit k = letter a+k) at each cell. With ``into``, that tree's arena is
         reused (the tree it held is overwritten).
 
+        A pass finds every path to a word and writes the tree from them:
+        from their sorted keys (path_keys) where the class's keys fit in 62
+        bits, else by inserting them into build records and freezing those.
+
         A small class is built in one pass. A big one (its records outgrow
         a pass's budget) is built in passes after a search that counts its
         paths by the first position of their sorted cells and its letter:
@@ -714,7 +720,9 @@ class TreeBuilder:
             elif len(tree.a) < need:
                 tree.a = grown32(tree.a, need)
             sums = len(self.sums)
-            saved = [(self.pos_mask[q], self.pos_bound[q], self.pos_first[q], self.pos_end[q]) for q in range(self.n)]
+            saved = [
+                (self.pos_mask[q], self.pos_bound[q], self.pos_first[q], self.pos_end[q]) for q in range(self.n)
+            ]
             try:
                 return self._emit_root(tree, count)
             except IndexError:
