@@ -55,11 +55,11 @@ MAX_CELLS: Final[i64] = 31
 # small records stay in the cache: on the hardest 4x4 sample class, passes of
 # 1 million paths built faster than one pass of all 12 million.
 PASS_PATHS: Final[i64] = 500_000
-# Sizes set aside before a build, from the counting search, so that neither
+# Sizes set aside before a build, once its paths are known, so that neither
 # vector is copied to grow while it is big (that held both copies, nearly
 # doubling the peak): measured build records per path of a pass, and arena
 # words per path of the class, which grows with the board: at the forcing's
-# peak 7.1-8.4 on the hardest 3x4 sample classes, 10.8 on the hardest 4x4 one.
+# peak 9.5-10.4 on the hardest 3x4 sample classes, 10.8 on the hardest 4x4 one.
 RECORD_WORDS_PER_PATH: Final[i64] = 32
 ARENA_WORDS_PER_PATH_SMALL: Final[i64] = 11  # up to 15 cells
 ARENA_WORDS_PER_PATH: Final[i64] = 14
@@ -71,9 +71,8 @@ KEEP_RECORDS: Final[i64] = RECORD_WORDS_PER_PATH * PASS_PATHS
 # hold, and key buffers kept between classes.
 KEY_PASS_WORDS: Final[i64] = 16_000_000
 KEEP_KEYS: Final[i64] = 1 << 20
-# Arena words the sorted build sets aside a path before writing a pass
-# (about 8.4 on the hardest 3x4 sample classes; more is taken if needed).
-BUILD_WORDS_PER_PATH: Final[i64] = 10
+# Arenas bigger than this (words) are let go when the next build starts.
+KEEP_ARENA: Final[i64] = 1 << 24
 
 
 def cell_order(geometry: Geometry) -> list[int]:
@@ -458,6 +457,10 @@ class TreeBuilder:
             self.counts[p] = popcount26(m)
         self._key_digits()
         tree = into if into is not None else Tree(vec[i32](), 0, 0, n, 0)
+        if len(tree.a) > KEEP_ARENA:
+            # a big arena would sit beside this build's paths; the build
+            # sizes a new one when it knows its paths
+            tree.a = vec[i32]()
         tree.top = 0
         tree.n = n
         nodes: i64 = 1  # the root
@@ -486,8 +489,7 @@ class TreeBuilder:
         for i in range(26 * n):
             paths_total += self.paths_at[i]
             budget = max(budget, self.paths_at[i])
-        per_path = ARENA_WORDS_PER_PATH if n >= 16 else ARENA_WORDS_PER_PATH_SMALL
-        need = per_path * paths_total + 64 * n
+        need = self._arena_per_path() * paths_total + 64 * n
         if len(tree.a) < need:
             tree.a = vec[i32]()  # let the old arena go before taking the new one
             tree.a = fresh32(need)
@@ -576,6 +578,10 @@ class TreeBuilder:
             self.keys = vec[i64]()
             self.vals = vec[i64]()
         return tree
+
+    def _arena_per_path(self) -> i64:
+        """Arena words to set aside a path: the tree and its forcing."""
+        return ARENA_WORDS_PER_PATH if self.n >= 16 else ARENA_WORDS_PER_PATH_SMALL
 
     def _budget(self) -> i64:
         """The whole pass's cap: record words, or paths of the sorted build."""
@@ -710,7 +716,7 @@ class TreeBuilder:
         st = self.st
         st[ST_SHIFT] = shift
         st[ST_WORD] = (1 << self.word_bits) - 1 if packed else -1
-        need = tree.top + BUILD_WORDS_PER_PATH * count + 1024
+        need = tree.top + self._arena_per_path() * count + 1024
         while True:
             if len(tree.a) < need and tree.top == 0:
                 # the first pass: an arena of just this size (a vector that
