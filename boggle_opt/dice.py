@@ -16,6 +16,7 @@ in ``boggle_opt.dice_sets``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -86,11 +87,21 @@ class DiceSet:
     def shortfall(self, board: str) -> str:
         """Why the dice cannot roll ``board``, in a few words."""
         counts = Counter(board)
-        for ch, need in sorted(counts.items()):
-            have = sum(1 for die in self.dice if ch in die)
-            if have < need:
-                shown = "Qu" if ch == "q" else ch
-                return f"it has {need} {shown!r} but only {have} dice show {shown!r}"
+        # Hall's theorem: some letters need more cells than there are dice
+        # showing any of them; small sets of letters name most failures
+        for size in (1, 2, 3):
+            for group in itertools.combinations(sorted(counts), size):
+                need = sum(counts[ch] for ch in group)
+                have = sum(1 for die in self.dice if any(ch in die for ch in group))
+                if have < need:
+                    shown = " or ".join(repr("Qu" if ch == "q" else ch) for ch in group)
+                    return f"it has {need} cells of {shown} but only {have} dice show {shown}"
+        group = _deficient_letters(self.dice, _cells(counts))
+        if group:
+            need = sum(counts[ch] for ch in group)
+            have = sum(1 for die in self.dice if any(ch in die for ch in group))
+            shown = ", ".join(repr("Qu" if ch == "q" else ch) for ch in group)
+            return f"it has {need} cells of {shown} but only {have} dice show any of them"
         return "no assignment of the dice to the cells shows every letter"
 
     # -- how likely -----------------------------------------------------------
@@ -181,6 +192,38 @@ def _match(dice: tuple[str, ...], wanted: list[str], order: Iterable[int]) -> li
     for d, i in owner.items():
         result[i] = d
     return result
+
+
+def _deficient_letters(dice: tuple[str, ...], wanted: list[str]) -> list[str]:
+    """Letters whose cells outnumber the dice showing any of them (a Hall
+    violator), found from a maximum matching: the cells reachable by
+    alternating paths from an unmatched cell, and their letters."""
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for d in range(len(dice)):
+            if d in seen or wanted[i] not in dice[d]:
+                continue
+            seen.add(d)
+            if d not in owner or augment(owner[d], seen):
+                owner[d] = i
+                return True
+        return False
+
+    free = [i for i in range(len(wanted)) if not augment(i, set())]
+    if not free:
+        return []
+    reached, letters = {free[0]}, {wanted[free[0]]}
+    todo = [free[0]]
+    while todo:
+        i = todo.pop()
+        for d in range(len(dice)):
+            j = owner.get(d)
+            if wanted[i] in dice[d] and j is not None and j not in reached:
+                reached.add(j)
+                letters.add(wanted[j])
+                todo.append(j)
+    return sorted(letters)
 
 
 def describe_probability(p: Fraction) -> str:

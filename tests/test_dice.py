@@ -33,6 +33,8 @@ def test_ways_is_the_permanent():
             ways = brute_ways(dice, board)
             assert dice.ways(board) == ways
             assert dice.rollable(board) == (ways > 0)
+            if not ways:  # Hall's theorem names letters that lack dice
+                assert "but only" in dice.shortfall(board), (dice, board)
             assert dice.probability(board) == Fraction(ways, math.factorial(6) * 6**6)
 
 
@@ -62,7 +64,7 @@ def test_dice_command(capsys):
     # Qu: only the classic set's abjmoq die (and the new set's himnqu) shows it
     assert main(["dice", "qqrsaaaaeeeeiiii", "--set", "classic"]) == 1
     out, err = capsys.readouterr()
-    assert "no: it has 2 'Qu' but only 1 dice show 'Qu'" in out
+    assert "no: it has 2 cells of 'Qu' but only 1 dice show 'Qu'" in out
     assert err == "boggle-opt: error: dice set 'classic' cannot roll qqrsaaaaeeeeiiii\n"
 
 
