@@ -96,11 +96,11 @@ class DiceSet:
                 if have < need:
                     shown = " or ".join(repr("Qu" if ch == "q" else ch) for ch in group)
                     return f"it has {need} cells of {shown} but only {have} dice show {shown}"
-        group = _deficient_letters(self.dice, _cells(counts))
-        if group:
-            need = sum(counts[ch] for ch in group)
-            have = sum(1 for die in self.dice if any(ch in die for ch in group))
-            shown = ", ".join(repr("Qu" if ch == "q" else ch) for ch in group)
+        letters = _deficient_letters(self.dice, _cells(counts))
+        if letters:
+            need = sum(counts[ch] for ch in letters)
+            have = sum(1 for die in self.dice if any(ch in die for ch in letters))
+            shown = ", ".join(repr("Qu" if ch == "q" else ch) for ch in letters)
             return f"it has {need} cells of {shown} but only {have} dice show any of them"
         return "no assignment of the dice to the cells shows every letter"
 
