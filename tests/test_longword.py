@@ -139,13 +139,13 @@ def test_published_board_through_the_cli(run_cli, enable2k_path) -> None:
 
 def test_a_stopped_run_resumes_to_the_same_boards(run_cli, tmp_path: Path) -> None:
     """Two tasks on 3x3 (98 paths in chunks of 64): stopped after the first,
-    resumed, it ends with the boards of an uninterrupted run."""
+    resumed, it ends with the boards of an uninterrupted run (in two workers)."""
     words = tmp_path / "words.txt"
     words.write_text("\n".join(["seventies", "relations", "stainless", "retaining", "sat", "tea",
                                 "eat", "ate", "tin", "its", "sit", "rat", "tar", "art", "lie", "ties"]))
     common = ["--searcher", "longword", "--size", "3x3", "--wordlist", str(words),
               "--progress", "none", "--top", "100"]
-    whole = run_cli("run", *common, "--seed", "1")
+    whole = run_cli("run", *common, "--seed", "1", "--jobs", "2")  # the worker pool too
     assert whole.returncode == 0, whole.stderr
     out = tmp_path / "run.jsonl"
     first = run_cli("run", *common, "--seed", "1", "--evals", "1", "--out", str(out))
