@@ -14,6 +14,7 @@ import argparse
 import io
 import json
 import os
+import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
@@ -182,8 +183,6 @@ def score_boards(scorer: BoardScorer, args: list[str], stdin: TextIO | None, out
 
 
 def cmd_score(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    import sys
-
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs)
     scorer = BoardScorer(dictionary, ns.size, ns.words, ns.multi, ns.json)
     out.write(scorer.header())
