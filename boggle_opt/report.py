@@ -215,8 +215,10 @@ def _kv(rows: Sequence[tuple[str, object]]) -> str:
 
 
 def _proof_section(run: RunRecord) -> str:
-    classes = [c for c in run.checkpoints if "class" in c]
-    setups = [c for c in run.checkpoints if c.get("setup")]
+    # bnb's records (other searchers checkpoint too, e.g. longword's tasks)
+    ours = [c for c in run.checkpoints if c.get("kind") == "bnb"]
+    classes = [c for c in ours if "class" in c]
+    setups = [c for c in ours if c.get("setup")]
     if not classes and not setups:
         return ""
     pruned = sum(1 for c in classes if c.get("pruned") is True)

@@ -3,6 +3,7 @@ the report page rendered by a real headless browser."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -75,6 +76,20 @@ def _self_contained(text: str) -> None:
     assert "<script" not in text
     assert not re.search(r"""(src|href)\s*=\s*["'](?!#)""", text)
     assert "@import" not in text and not re.search(r"url\((?!#)", text)
+
+
+def test_other_searchers_checkpoints_are_not_a_proof(tmp_path):
+    """Only bnb's records make the proof section (longword checkpoints its tasks)."""
+    path = tmp_path / "run.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [
+        {"type": "start", "settings": {"searcher": "longword", "size": "3x3"}},
+        {"type": "checkpoint", "record": {"kind": "longword", "setup": True, "label": "x"}},
+        {"type": "checkpoint", "record": {"kind": "longword", "label": "x", "chunk": 1,
+                                          "boards": [["streaedlp", 545]]}},
+        {"type": "improved", "board": "streaedlp", "score": 545, "elapsed": 1.0, "evaluations": 9},
+    ]) + "\n")
+    text = report.render(report.read_records(str(path)))
+    assert "<h2>Proof</h2>" not in text and "545 points" in text
 
 
 def test_show_a_found_board(runs, run_cli, tmp_path):
