@@ -59,6 +59,7 @@ def cmd_plugins(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     provides: dict[str, list[str]] = {}
     sections: list[tuple[str, Sequence[Entry[Any]]]] = [
         ("searchers", regs.searchers.entries()),
+        ("executors", regs.executors.entries()),
         ("scoring rules", regs.rules.entries()),
         ("word lists", regs.wordlists.entries()),
         ("dice sets", regs.dice.entries()),
@@ -108,6 +109,7 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
             size=ns.size or defaults.SIZE, rule=ns.rule or defaults.RULE,
             wordlist=ns.wordlist or defaults.WORDLIST, seed=ns.seed, budget=given, jobs=ns.jobs,
             fix=ns.fix, word=ns.word, dice=ns.dice,
+            executor=ns.executor, scheduler=ns.scheduler,
         )
     clashes = [k for k in RESUMED_SETTINGS if getattr(ns, k) is not None]
     if ns.option:
@@ -121,7 +123,8 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
     if held is not None:
         # locked before it is read: a run still writing it may not be resumed
         held.enter_context(run_lock(ns.resume, create=False))
-    return RunSpec.resuming(ns.resume, regs, budget=given, jobs=ns.jobs)
+    return RunSpec.resuming(ns.resume, regs, budget=given, jobs=ns.jobs,
+                            executor=ns.executor, scheduler=ns.scheduler)
 
 
 def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
@@ -236,6 +239,12 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument("--seed", type=int, help="random seed (default: a fresh one, shown)")
     run.add_argument(
         "--jobs", type=_positive_int, default=1, help="processes (independent seeded copies)"
+    )
+    run.add_argument(
+        "--executor", help="where bnb's tasks run: local (default) or dask (see `boggle-opt plugins`)"
+    )
+    run.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT", help="an existing Dask cluster's scheduler (implies --executor dask)"
     )
     run.add_argument(
         "-o",

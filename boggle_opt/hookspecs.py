@@ -29,6 +29,15 @@ def register_searchers(register: Callable[[Any], None]) -> None:
 
 
 @hookspec
+def register_executors(register: Callable[[Any], None]) -> None:
+    """Register executor classes: ``register(MyExecutor)`` (see ``boggle_opt.executor``).
+
+    An executor class has a ``name``, a one-line summary (its docstring's
+    first line) and ``open(setup)``; ``--executor NAME`` picks one.
+    """
+
+
+@hookspec
 def register_scoring_rules(register: Callable[[ScoringRule], None]) -> None:
     """Register scoring rules: ``register(ScoringRule(...))``."""
 

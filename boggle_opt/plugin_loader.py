@@ -244,6 +244,7 @@ class PluginLoader:
         self._call(hook.register_wordlists, self._add_wordlist)
         self._call(hook.register_searchers, self._add_searcher)
         self._call(hook.register_dice_sets, self._add_dice_set)
+        self._call(hook.register_executors, self._add_executor)
         return self.registries
 
     # -- finding and importing plugin modules ------------------------------
@@ -343,6 +344,11 @@ class PluginLoader:
         if not isinstance(cls, type) or not callable(getattr(cls, "search", None)):
             raise PluginError(f"{origin} registered {cls!r}, not a searcher class")
         self.registries.searchers.add(getattr(cls, "name", ""), cls, summary_of(cls), origin)
+
+    def _add_executor(self, cls: Any, origin: Origin) -> None:
+        if not isinstance(cls, type) or not callable(getattr(cls, "open", None)):
+            raise PluginError(f"{origin} registered {cls!r}, not an executor class")
+        self.registries.executors.add(getattr(cls, "name", ""), cls, summary_of(cls), origin)
 
 
 def _load_order(ep: EntryPoint) -> tuple[bool, str, str]:

@@ -11,6 +11,7 @@ from .rules import ScoringRule
 from .wordlist import WordListSource
 
 if TYPE_CHECKING:
+    from .executor import Executor
     from .plugin_loader import PluginInfo
     from .search import Searcher
 
@@ -93,6 +94,7 @@ class Registries:
     """What the plugins registered, by kind, and what loading them reported."""
 
     searchers: Registry[type[Searcher]] = field(default_factory=lambda: Registry("searcher"))
+    executors: Registry[type[Executor]] = field(default_factory=lambda: Registry("executor"))
     rules: Registry[ScoringRule] = field(default_factory=lambda: Registry("scoring rule"))
     wordlists: Registry[WordListSource] = field(
         default_factory=lambda: Registry("word list")

@@ -23,6 +23,8 @@ from .core.errors import BoggleOptError
 from .core.geometry import Geometry
 from .dictionary import Dictionary, load_dictionary
 from .driver import Budget, Consumer, Driver, RunState
+from .executor import Executor, ExecutorSettings
+from .fingerprint import check_resume, fingerprint
 from .options import as_dict, make_options
 from .plugin_loader import load_plugins
 from .registry import Registries
@@ -72,6 +74,11 @@ class RunSpec:
     resume: PastRun | None = None
     #: ``--fix``, ``--word`` and ``--dice``: what every reported board must meet
     constraints: Constraints = NONE
+    #: where a searcher that hands out tasks runs them (``--executor``), and
+    #: an existing cluster's address (``--scheduler``)
+    executor: str = "local"
+    executor_class: type[Executor] | None = None
+    scheduler: str | None = None
 
     @classmethod
     def build(
@@ -90,6 +97,8 @@ class RunSpec:
         fix: str | None = None,
         word: str | None = None,
         dice: str | None = None,
+        executor: str | None = None,
+        scheduler: str | None = None,
     ) -> RunSpec:
         """Look the searcher up, check its options (written as ``-o`` takes them)
         and constraints (``fix`` pattern, ``word``, ``dice`` set name), and fill
@@ -110,6 +119,15 @@ class RunSpec:
         dice_set = registries.dice.get(dice) if dice else None
         constraints = Constraints.build(geometry, fix, word, dice_set)
         require_support(found, constraints)
+        chosen = executor or ("dask" if scheduler else "local")
+        if (executor is not None or scheduler is not None) and not getattr(found, "parallel", False):
+            raise BoggleOptError(
+                f"searcher {name!r} runs --jobs independent copies itself; --executor and "
+                "--scheduler serve searchers that hand out tasks (bnb)"
+            )
+        executor_class = None
+        if chosen in registries.executors or executor is not None or scheduler is not None:
+            executor_class = registries.executors.get(chosen)  # unknown: lists the available
         return cls(
             searcher=found,
             name=name,
@@ -122,11 +140,15 @@ class RunSpec:
             jobs=jobs,
             resume=resume,
             constraints=constraints,
+            executor=chosen,
+            executor_class=executor_class,
+            scheduler=scheduler,
         )
 
     @classmethod
     def resuming(
-        cls, path: str, registries: Registries, *, budget: Budget | None = None, jobs: int = 1
+        cls, path: str, registries: Registries, *, budget: Budget | None = None, jobs: int = 1,
+        executor: str | None = None, scheduler: str | None = None,
     ) -> RunSpec:
         """The run recorded in the run file ``path``, to continue it (with a new
         ``budget``, or what its own had left)."""
@@ -147,6 +169,7 @@ class RunSpec:
             seed=int(settings["seed"]) if settings.get("seed") is not None else None,
             budget=budget, jobs=jobs, resume=past,
             fix=limits.get("fix"), word=limits.get("word"), dice=limits.get("dice"),
+            executor=executor, scheduler=scheduler,
         )
         check_boards(past.boards, spec.geometry, f"run file {path!r}")
         return spec
@@ -166,8 +189,11 @@ class RunSpec:
         if dictionary is None:
             dictionary = load_dictionary(self.wordlist, self.rule, registries)
         resumed = tuple(self.resume.checkpoints) if self.resume is not None else ()
+        executor = None
+        if self.executor_class is not None:
+            executor = self.executor_class(ExecutorSettings(self.jobs, self.scheduler))
         return Problem(dictionary, self.geometry, jobs=self.jobs, resumed=resumed,
-                       target=self.budget.target, constraints=self.constraints)
+                       target=self.budget.target, constraints=self.constraints, executor=executor)
 
     def worker_problem(self) -> Problem:
         """The problem as one of ``jobs`` independent copies rebuilds it, in its own process."""
@@ -196,11 +222,16 @@ class RunSpec:
         """Build the dictionary (unless given), the problem and the searcher."""
         problem = self.problem(dictionary, registries)
         scorer = problem.dictionary.scorer(problem.geometry)
+        searcher = self.searcher(self.options)
+        record = self.record(problem.dictionary.label)
+        record["fingerprint"] = fingerprint(problem, searcher)
+        if self.resume is not None:
+            check_resume(self.resume.settings.get("fingerprint"), record["fingerprint"])
         return PreparedRun(
             spec=self,
-            searcher=self.searcher(self.options),
+            searcher=searcher,
             problem=problem,
-            record=self.record(problem.dictionary.label),
+            record=record,
             word_count=lambda board: len(scorer.words(board)),
         )
 

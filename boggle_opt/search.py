@@ -22,6 +22,8 @@ from .dictionary import Dictionary
 
 if TYPE_CHECKING:
     from typing_extensions import TypeVar
+
+    from .executor import Executor
 else:
     from typing import TypeVar as _TypeVar
 
@@ -79,6 +81,7 @@ class Problem:
         resumed: tuple[Mapping[str, Any], ...] = (),
         target: int | None = None,
         constraints: Constraints | None = None,
+        executor: Executor | None = None,
     ) -> None:
         self.dictionary = dictionary
         self.geometry = geometry
@@ -90,6 +93,9 @@ class Problem:
         self.target = target
         #: what every reported board must satisfy (``--fix``, ``--word``, ``--dice``)
         self.constraints = constraints if constraints is not None else NONE
+        #: where a searcher that hands out tasks runs them (``--executor``);
+        #: None: worker processes on this machine
+        self.executor = executor
         self.evaluations = 0
         self._scorer: Scorer = dictionary.scorer(geometry)
         self._freqs: np.ndarray | None = None

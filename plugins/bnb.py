@@ -15,13 +15,9 @@ and boards), so a resumed run skips it and ends with the same boards.
 from __future__ import annotations
 
 import itertools
-import multiprocessing as mp
-import resource
-import threading
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,21 +29,22 @@ from boggle_opt.board_classes import (
     ClassSpace,
     CostModel,
     cell_buckets,
-    class_letters,
     class_name,
     count_classes,
     default_buckets,
-    letter_mask,
     parse_buckets,
 )
-from boggle_opt.core.branch import ClassSolver
+from boggle_opt.class_tasks import ClassContext, ClassResult, ClassTask, Ledger, part_key, tasks_left
 from boggle_opt.core.errors import BoggleOptError
 from boggle_opt.core.geometry import Geometry
-from boggle_opt.core.scorer import Scorer
-from boggle_opt.core.trie import PackedTrie
+from boggle_opt.core.tree import cell_order
+from boggle_opt.executor import (
+    WINDOW_PER_WORKER, Done, ExecutorSession, ExecutorSettings, Failed, InlineSession, Split,
+    TaskRunner, WorkerSetup,
+)
+from boggle_opt.fingerprint import kernel_version
 from boggle_opt.options import check
 from boggle_opt.runrecords import RunFileError, check_boards, checked_pairs
-from boggle_opt.signals import quiet_worker
 from boggle_opt.search import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 
 #: marks this searcher's checkpoint records in a run file
@@ -61,89 +58,9 @@ DEFAULT_SWITCH = 1.5
 #: model (3x4 default buckets: 27,135 classes costed in about 2 s); more come
 #: lazily in the fixed shuffled order of ``ClassSpace``
 COST_ORDER_MAX = 50_000
-#: classes in flight per worker process: enough that none idles while the
-#: main process records a result, few enough that memory stays flat
-WINDOW_PER_WORKER = 2
-#: seconds between Progress events while waiting on workers, so the display
-#: and the driver's time budget are not held up by one long class
-HEARTBEAT_SECONDS = 0.5
-#: times the worker pool may break (a worker killed, e.g. out of memory)
-#: while a class is in flight before the run gives up on that class
-MAX_POOL_BREAKS = 2
-
-
-@dataclass(frozen=True)
-class ClassResult:
-    """What solving one class gave: boards >= min score and where time went."""
-
-    name: str
-    boards: list[tuple[str, int]]
-    pruned: bool  # the root bound was below the min score
-    root_bound: int
-    nodes: int
-    candidates: int
-    build_s: float
-    force_s: float
-    bound_s: float
-    rescore_s: float
-    peak_mb: float
-
-
-class _Context:
-    """Per-process state: the solver and scorer of one size and word list."""
-
-    def __init__(
-        self,
-        keys: list[bytes],
-        points: list[int],
-        cols: int,
-        rows: int,
-        buckets: list[list[str]],
-        min_score: int,
-        switch_pct: int,
-        switch_score: int,
-    ) -> None:
-        geometry = Geometry(cols, rows)
-        trie = PackedTrie(keys, points)
-        self.solver = ClassSolver(trie, geometry)
-        self.scorer = Scorer(trie, geometry)
-        self.buckets = buckets
-        self.min_score = min_score
-        self.switch_pct = switch_pct
-        self.switch_score = switch_score
-
-    def solve(self, cls: tuple[int, ...]) -> ClassResult:
-        masks = [letter_mask(b) for b in class_letters(cls, self.buckets)]
-        solver = self.solver
-        candidates = solver.solve(masks, self.min_score, self.switch_pct, self.switch_score)
-        t0 = time.perf_counter()
-        boards = []
-        for board in candidates:
-            score = self.scorer.score(board)
-            if score >= self.min_score:
-                boards.append((board, score))
-        rescore = time.perf_counter() - t0
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        return ClassResult(
-            class_name(cls), boards, solver.root_bound < self.min_score, solver.root_bound,
-            solver.n_nodes, len(candidates),
-            solver.build_seconds, solver.force_seconds, solver.bound_seconds, rescore, peak,
-        )
-
-
-_worker_context: _Context | None = None
-
-
-def _init_worker(*args: Any) -> None:
-    global _worker_context
-    quiet_worker()
-    _worker_context = _Context(*args)
-
-
-def _solve_in_worker(cls: tuple[int, ...]) -> ClassResult:
-    assert _worker_context is not None, "worker not initialised"
-    return _worker_context.solve(cls)
-
+#: times a task may be lost (its worker died) and retried as it is, when it
+#: cannot be split, before it is reported as failed
+MAX_RETRIES = 2
 
 class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
     """Branch and bound: prove which boards score at least min-score, over every board."""
@@ -179,6 +96,12 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                       "instead of the switch ratio (the published 4x4 run used 8000 at min-score "
                       "3500); none or 0: the switch ratio"},
         )
+        node_budget: int | None = field(
+            default=None,
+            metadata={"help": "split a class (one task per letter of its top cell) whose tree has more "
+                      "nodes than this, to bound each task's memory and time (none: split only "
+                      "tasks whose worker died)"},
+        )
         climb_seconds: float = field(
             default=5.0, metadata={"help": "length of the hill climb that sets a missing min-score"}
         )
@@ -197,17 +120,36 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                 self.switch_score is None or self.switch_score >= 0,
                 "switch-score", f"must be >= 0, got {self.switch_score}",
             )
+            check(
+                self.node_budget is None or self.node_budget >= 1,
+                "node-budget", f"must be >= 1, got {self.node_budget}",
+            )
             check(self.climb_seconds > 0, "climb-seconds", f"must be > 0, got {self.climb_seconds}")
 
-    def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
+    def buckets(self, geometry: Geometry) -> tuple[str, list[list[str]]]:
+        """The buckets' label (as run files record it) and each cell's buckets."""
         opts = self.options
-        geometry = problem.geometry
         default, default_corners = default_buckets(geometry)
         main = parse_buckets(opts.buckets or default)
         corner_text = opts.corner_buckets or ("" if opts.buckets else default_corners)
         corners = parse_buckets(corner_text) if corner_text else None
         label = " ".join(main) + (" / corners " + " ".join(corners) if corners else "")
-        buckets = cell_buckets(geometry, main, corners)
+        return label, cell_buckets(geometry, main, corners)
+
+    def fingerprint(self, problem: Problem) -> dict[str, str]:
+        """What decides this searcher's answer beyond the dictionary and size
+        (``boggle_opt.fingerprint``); switch and budgets only change speed."""
+        min_score = self.options.min_score
+        return {
+            "buckets": self.buckets(problem.geometry)[0],
+            "min_score": "a hill climb's best" if min_score is None else str(min_score),
+            "kernel": kernel_version(),
+        }
+
+    def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
+        opts = self.options
+        geometry = problem.geometry
+        label, buckets = self.buckets(geometry)
         space = ClassSpace(geometry, [len(b) for b in buckets])
         total = count_classes(geometry, space.counts)
         setup = _resumed_setup(problem.resumed, geometry, label)
@@ -217,45 +159,78 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         if min_score is None:
             board, min_score = _climb(problem, rng, opts.climb_seconds)
             yield Improved(board, min_score)
-        yield Checkpoint({
-            "kind": RECORD_KIND, "setup": True, "size": geometry.size,
-            "buckets": label, "min_score": min_score,
-        })
-        done, found = _resumed_classes(problem.resumed, geometry, label, min_score)
+        base = {"kind": RECORD_KIND, "size": geometry.size, "buckets": label, "min_score": min_score}
+        yield Checkpoint({**base, "setup": True})
+        finished, partial, found = _resumed_classes(problem.resumed, geometry, label, min_score)
         for board, score in found:
             yield Improved(board, score)
         best = max((s for _, s in found), default=-1)
-        todo: Iterable[tuple[int, ...]]
+        begun = finished | set(partial)
+        fresh: Iterable[tuple[int, ...]]
         if total <= COST_ORDER_MAX:
             # biggest first: no worker idles at the end while another works
             # through a queue of big classes
             model = CostModel(problem.dictionary.keys, geometry, buckets)
-            costs = {c: model.cost(c) for c in space.iterate(shuffled=False) if class_name(c) not in done}
-            todo = sorted(costs, key=lambda c: -costs[c])
-            stats = _Stats(total, len(done), sum(costs.values()))
+            costs = {c: model.cost(c) for c in space.iterate(shuffled=False) if class_name(c) not in finished}
+            fresh = sorted((c for c in costs if class_name(c) not in partial), key=lambda c: -costs[c])
+            stats = _Stats(total, len(finished), sum(costs.values()))
         else:
             costs = {}
-            todo = (c for c in space.iterate(shuffled=True) if class_name(c) not in done)
-            stats = _Stats(total, len(done), float(total - len(done)))
+            fresh = (c for c in space.iterate(shuffled=True) if class_name(c) not in begun)
+            stats = _Stats(total, len(finished), float(total - len(finished)))
+        todo = itertools.chain(tasks_left(partial), (ClassTask(c) for c in fresh))
+        # pieces still to finish, per class begun and not finished
+        open_parts = {name: len(left) for name, left in partial.items()}
         switch = opts.switch if opts.switch is not None else SWITCH_RATIOS.get(geometry.size, DEFAULT_SWITCH)
         args = (
             problem.dictionary.keys, problem.dictionary.points, geometry.cols, geometry.rows,
-            buckets, min_score, round(switch * 100), opts.switch_score or 0,
+            buckets, min_score, round(switch * 100), opts.switch_score or 0, opts.node_budget or 0,
         )
+        order = cell_order(geometry)
+        session = _open_session(problem, WorkerSetup(ClassContext, args, uuid.uuid4().hex))
+        runner: TaskRunner[ClassTask, ClassResult] = TaskRunner(
+            session, todo, split_lost=lambda t: t.split(buckets, order), max_retries=MAX_RETRIES,
+        )
+        stats.runner = runner
+        failed: list[str] = []
         yield Progress(stats.snapshot(best, min_score))
-        results = _results(todo, args, problem.jobs)
         try:
-            for item in results:
+            for item in runner.events():
                 if item is None:  # still waiting: refresh the display, let the driver check time
                     yield Progress(stats.snapshot(best, min_score))
                     continue
-                cls, result = item
-                stats.add(result, costs.get(cls, 1.0))
+                task = item.task
+                if isinstance(item, Failed):
+                    failed.append(f"{task.name}{'/' + task.part_key if task.part else ''}")
+                    yield Checkpoint({**base, "failed": task.name, "part": task.part_key,
+                                      "reason": item.reason, "attempts": item.attempts})
+                    continue
+                if isinstance(item, Split) or item.result.too_big:
+                    pieces = item.into if isinstance(item, Split) else tuple(task.split(buckets, order))
+                    if isinstance(item, Done):
+                        runner.add(pieces)
+                        stats.budget_splits += 1
+                    reason = item.reason if isinstance(item, Split) else (
+                        f"tree of {item.result.nodes:,} nodes > node budget {opts.node_budget:,}")
+                    open_parts[task.name] = open_parts.get(task.name, 1) + len(pieces) - 1
+                    yield Checkpoint({**base, "split": task.name, "part": task.part_key,
+                                      "into": [p.part_key for p in pieces], "reason": reason})
+                    continue
+                result = item.result
+                stats.add(result)
+                left = open_parts.get(task.name, 1) - 1
+                if left:
+                    open_parts[task.name] = left
+                else:
+                    open_parts.pop(task.name, None)
+                    stats.finish(costs.get(task.cls, 1.0))
                 boards = sorted({geometry.canonical(b): s for b, s in result.boards}.items())
                 problem.evaluations += result.candidates
+                record: dict[str, Any] = {**base, "class": task.name}
+                if task.part:
+                    record["part"] = task.part_key
                 yield Checkpoint({
-                    "kind": RECORD_KIND, "class": result.name, "size": geometry.size,
-                    "buckets": label, "min_score": min_score,
+                    **record,
                     "boards": [[b, s] for b, s in boards],
                     # for reports: how the class went and what it cost
                     "pruned": result.pruned, "root_bound": result.root_bound,
@@ -270,92 +245,25 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                 if stats.due() or stats.done == stats.total:
                     yield Progress(stats.snapshot(best, min_score))
         finally:
-            results.close()  # on a budget stop or Ctrl-C: stop the workers now
+            session.close()  # on a budget stop or Ctrl-C: stop the workers now
+        if failed:
+            raise BoggleOptError(
+                f"proof incomplete: {len(failed)} task(s) failed, their workers died each time "
+                f"({', '.join(failed[:3])}{', ...' if len(failed) > 3 else ''}); "
+                "the run file has the rest, --resume tries them again"
+            )
 
 
-Task = tuple[int, ...]
+def _open_session(problem: Problem, setup: WorkerSetup) -> ExecutorSession:
+    """The run's executor; one job on this machine needs no pool."""
+    executor = problem.executor
+    if executor is None or (getattr(executor, "name", "") == "local" and problem.jobs == 1):
+        if problem.jobs == 1:
+            return InlineSession(setup)
+        from .local_executor import LocalExecutor  # a Problem made by hand names no executor
 
-
-def _results(
-    todo: Iterable[Task], args: tuple[Any, ...], jobs: int
-) -> Generator[tuple[Task, ClassResult] | None, None, None]:
-    """Each class's result as it finishes, in this process or in ``jobs``
-    workers; with workers, None every ``HEARTBEAT_SECONDS`` while none finishes."""
-    classes = iter(todo)
-    head = list(itertools.islice(classes, 2))
-    if jobs > 1 and len(head) > 1:
-        yield from _pool_results(itertools.chain(head, classes), args, jobs)
-        return
-    context: _Context | None = None
-    for cls in itertools.chain(head, classes):
-        context = context or _Context(*args)
-        yield cls, context.solve(cls)
-
-
-def _pool_results(
-    classes: Iterator[Task], args: tuple[Any, ...], jobs: int
-) -> Generator[tuple[Task, ClassResult] | None, None, None]:
-    """A window of ``WINDOW_PER_WORKER * jobs`` classes in flight, refilled as
-    they finish. A broken pool (a worker killed) is rebuilt and its classes
-    resubmitted; a class in flight at ``MAX_POOL_BREAKS + 1`` breaks fails the run."""
-    window = WINDOW_PER_WORKER * jobs
-    retry: list[Task] = []  # classes whose pool broke under them, to resubmit first
-    breaks: dict[Task, int] = {}
-    exhausted = False
-    while True:
-        pool = _new_pool(args, jobs)
-        pending: dict[Future[ClassResult], Task] = {}
-        try:
-            while True:
-                while len(pending) < window and (retry or not exhausted):
-                    cls = retry.pop() if retry else next(classes, None)
-                    if cls is None:
-                        exhausted = True
-                        break
-                    pending[pool.submit(_solve_in_worker, cls)] = cls
-                if not pending:
-                    return
-                finished, _ = wait(pending, timeout=HEARTBEAT_SECONDS, return_when=FIRST_COMPLETED)
-                if not finished:
-                    yield None
-                for future in finished:
-                    result = future.result()  # BrokenProcessPool if a worker died
-                    cls = pending.pop(future)
-                    breaks.pop(cls, None)
-                    yield cls, result
-        except BrokenProcessPool:
-            retry.extend(pending.values())
-            for cls in pending.values():
-                breaks[cls] = breaks.get(cls, 0) + 1
-                if breaks[cls] > MAX_POOL_BREAKS:
-                    raise BoggleOptError(
-                        f"class {class_name(cls)}: a worker process died {breaks[cls]} times while it "
-                        "was in flight (out of memory?); try fewer --jobs"
-                    ) from None
-        finally:
-            _stop_pool(pool)
-
-
-def _new_pool(args: tuple[Any, ...], jobs: int) -> ProcessPoolExecutor:
-    # spawn: fork would copy whatever the parent holds
-    return ProcessPoolExecutor(jobs, mp_context=mp.get_context("spawn"), initializer=_init_worker, initargs=args)
-
-
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Drop queued classes and end the workers at once, even mid-class
-    (shutdown alone would wait for a class that may take minutes)."""
-    processes = list(pool._processes.values()) if pool._processes else []  # no public way before 3.14
-    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)
-    pool.shutdown(wait=False, cancel_futures=True)
-    for proc in processes:
-        if proc.is_alive():
-            proc.terminate()
-    for proc in processes:
-        proc.join()
-    if manager is not None:
-        # its pipes close as it ends; left running, Python's exit hook may wake
-        # it through a closed pipe ("Exception ignored ... handle is closed")
-        manager.join(timeout=5)
+        return LocalExecutor(ExecutorSettings(problem.jobs)).open(setup)
+    return executor.open(setup)
 
 
 class _Stats:
@@ -367,18 +275,21 @@ class _Stats:
         self.resumed = resumed
         self.work_total = work
         self.work_done = 0.0
+        self.tasks = 0
         self.pruned = 0
         self.candidates = 0
         self.boards = 0
         self.nodes_max = 0
         self.build_s = self.force_s = self.bound_s = self.rescore_s = 0.0
         self.peak_mb = 0.0
+        self.budget_splits = 0
+        self.runner: TaskRunner[ClassTask, ClassResult] | None = None
         self.started = time.monotonic()
         self.last = 0.0
 
-    def add(self, r: ClassResult, cost: float) -> None:
-        self.done += 1
-        self.work_done += cost
+    def add(self, r: ClassResult) -> None:
+        """A task (a class or a piece of one) solved."""
+        self.tasks += 1
         self.pruned += int(r.pruned)
         self.candidates += r.candidates
         self.boards += len(r.boards)
@@ -388,6 +299,11 @@ class _Stats:
         self.bound_s += r.bound_s
         self.rescore_s += r.rescore_s
         self.peak_mb = max(self.peak_mb, r.peak_mb)
+
+    def finish(self, cost: float) -> None:
+        """A class finished (its last piece solved)."""
+        self.done += 1
+        self.work_done += cost
 
     def due(self) -> bool:
         now = time.monotonic()
@@ -401,8 +317,15 @@ class _Stats:
         left = ""
         if self.work_done > 0 and self.work_total > 0:
             left = _duration(elapsed * (self.work_total - self.work_done) / self.work_done)
+        runner = self.runner
         return {
             "classes": f"{self.done:,}/{self.total:,}",
+            "workers": runner.session.workers if runner else 0,
+            "tasks in flight": runner.in_flight if runner else 0,
+            "tasks split": (runner.splits if runner else 0) + self.budget_splits,
+            "retries": runner.retries if runner else 0,
+            "failed": runner.failed if runner else 0,
+            "tasks/s": round(self.tasks / elapsed, 2) if elapsed > 0 else 0.0,
             "pruned at root": self.pruned,
             "candidates": self.candidates,
             "boards >= min": self.boards,
@@ -451,23 +374,34 @@ def _resumed_setup(
 
 def _resumed_classes(
     records: tuple[Mapping[str, Any], ...], geometry: Geometry, label: str, min_score: int
-) -> tuple[set[str], list[tuple[str, int]]]:
-    """Finished classes of an earlier segment with the same size, buckets and
-    min score: their names, and the boards they found."""
-    done: set[str] = set()
-    found: list[tuple[str, int]] = []
+) -> tuple[set[str], dict[str, list[str]], list[tuple[str, int]]]:
+    """What an earlier segment with the same size, buckets and min score did:
+    the classes it finished, the parts left of those it split and did not
+    finish, and the boards it found."""
+    ledger = Ledger()
     for rec in records:
-        if "class" in rec and _matches(rec, geometry, label) and rec.get("min_score") == min_score:
-            name = rec["class"]
-            where = f"run file: bnb class {str(name)[:40]}"
-            if not isinstance(name, str):
-                raise RunFileError(f"{where}: the class name is not a string")
-            boards = checked_pairs(rec.get("boards", []), where)
-            check_boards(boards, geometry, where)
-            if name not in done:  # a class written twice counts once
-                done.add(name)
-                found.extend(boards)
-    return done, found
+        if _matches(rec, geometry, label) and rec.get("min_score") == min_score:
+            _check_record(rec, geometry)
+            ledger.add(rec)
+    finished, partial = ledger.state()
+    return finished, partial, ledger.boards
+
+
+def _check_record(rec: Mapping[str, Any], geometry: Geometry) -> None:
+    """A finished or split class as an earlier segment wrote it (a hand-edited
+    or damaged file is refused in one line, not a traceback)."""
+    name = rec.get("class", rec.get("split"))
+    where = f"run file: bnb class {str(name)[:40]}"
+    if name is None:
+        return
+    if not isinstance(name, str) or len(name) != geometry.n or not name.isalnum():
+        raise RunFileError(f"{where}: the class name is not {geometry.n} bucket numbers")
+    if not isinstance(rec.get("part", ""), str):
+        raise RunFileError(f"{where}: its part is not a string")
+    if "class" in rec:
+        check_boards(checked_pairs(rec.get("boards", []), where), geometry, where)
+    elif not (isinstance(rec.get("into"), list) and all(isinstance(k, str) for k in rec["into"])):
+        raise RunFileError(f"{where}: a split's pieces are not a list of part names")
 
 
 def _climb(problem: Problem, rng: np.random.Generator, seconds: float) -> tuple[str, int]:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from boggle_opt import class_tasks
 from boggle_opt.board_classes import BUCKETS_2, BUCKETS_3, ClassSpace, cell_buckets, class_name, parse_buckets
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary import Dictionary, to_key
@@ -204,7 +205,7 @@ def test_switch_score_reaches_the_kernel(
     """``switch-score`` and ``switch`` (or the size's default ratio) are what
     each class is solved with; the boards do not depend on them."""
     calls: list[tuple[int, int]] = []
-    real = bnb.ClassSolver
+    real = class_tasks.ClassSolver
 
     class Spy:
         def __init__(self, *args: Any) -> None:
@@ -217,7 +218,7 @@ def test_switch_score_reaches_the_kernel(
         def __getattr__(self, name: str) -> Any:
             return getattr(self.inner, name)
 
-    monkeypatch.setattr(bnb, "ClassSolver", Spy)
+    monkeypatch.setattr(class_tasks, "ClassSolver", Spy)
     d = dictionary("enable2k", "standard")
     geometry = Geometry(2, 2)
     expected, _, _ = run_bnb(Problem(d, geometry), min_score=14)

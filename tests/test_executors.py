@@ -1,0 +1,103 @@
+"""Executors through the real command line: a worker killed mid-proof (as the
+out-of-memory killer would) costs a split task, never a hang or a lost or
+double-counted class; the run file accounts for every class exactly once."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import psutil
+import pytest
+
+from boggle_opt.class_tasks import Ledger
+
+#: 2x3, four buckets: 1,120 classes, a few seconds on one core
+ARGS = ["run", "--searcher", "bnb", "--size", "2x3", "--wordlist", "enable2k",
+        "-o", "min-score", "100", "-o", "buckets", "aeiou bdfgjqvwxz lnrsy chkmpt",
+        "--progress", "none", "--top", "1000"]
+CLASSES = 1120
+
+
+def ranked(stdout: str) -> list[tuple[str, ...]]:
+    return [tuple(line.split("\t")[1:3]) for line in stdout.splitlines()
+            if "\t" in line and not line.startswith("#")]
+
+
+def records(path: Path) -> list[dict[str, object]]:
+    out = []
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        if rec.get("type") == "checkpoint":
+            out.append(rec["record"])
+    return out
+
+
+def assert_each_class_once(path: Path) -> Ledger:
+    """Every class finished, whole or through its splits' pieces, and no
+    class or piece recorded twice."""
+    recs = records(path)
+    solved = [(r["class"], r.get("part", "")) for r in recs if "class" in r]
+    assert len(solved) == len(set(solved)), "a class or piece was recorded twice"
+    ledger = Ledger()
+    for r in recs:
+        ledger.add(r)
+    finished, partial = ledger.state()
+    assert not partial and len(finished) == CLASSES
+    # a piece is recorded only for a class that was split
+    assert {cls for cls, part in solved if part} <= {r["split"] for r in recs if "split" in r}
+    return ledger
+
+
+@pytest.fixture(scope="module")
+def reference(run_cli: Callable[..., subprocess.CompletedProcess[str]], enable2k_path: Path) -> list[tuple[str, ...]]:
+    """The boards of the uninterrupted proof, one process."""
+    r = run_cli(*ARGS)
+    assert r.returncode == 0, r.stderr
+    assert ranked(r.stdout)
+    return ranked(r.stdout)
+
+
+def kill_a_worker_mid_run(cmd: list[str], out: Path, env: dict[str, str], cwd: Path,
+                          is_worker: Callable[[psutil.Process], bool]) -> subprocess.CompletedProcess[str]:
+    """Start the run, SIGKILL one worker process once 100 classes are written,
+    and wait for the run to end on its own (a hang fails the test)."""
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        while proc.poll() is None and time.monotonic() < deadline:
+            if out.exists() and out.read_text().count('"class"') >= 100:
+                break
+            time.sleep(0.01)
+        assert proc.poll() is None, "the run ended before a worker could be killed"
+        workers = [p for p in psutil.Process(proc.pid).children(recursive=True) if is_worker(p)]
+        assert workers, "no worker process found"
+        workers[0].send_signal(signal.SIGKILL)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return subprocess.CompletedProcess(cmd, proc.returncode, stdout, stderr)
+
+
+def _pool_worker(p: psutil.Process) -> bool:
+    return "spawn_main" in " ".join(p.cmdline())
+
+
+def test_local_worker_killed_mid_run(
+    tmp_path: Path, cli_env: dict[str, str], reference: list[tuple[str, ...]]
+) -> None:
+    out = tmp_path / "run.jsonl"
+    exe = str(Path(sys.executable).with_name("boggle-opt"))
+    r = kill_a_worker_mid_run([exe, *ARGS, "--jobs", "2", "--out", str(out)], out, cli_env, tmp_path, _pool_worker)
+    assert r.returncode == 0, r.stderr
+    assert ranked(r.stdout) == reference
+    assert_each_class_once(out)
+    splits = [rec for rec in records(out) if "split" in rec]
+    assert splits and all(s["reason"] == "a worker process died" for s in splits)
