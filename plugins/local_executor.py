@@ -23,6 +23,9 @@ from boggle_opt.executor import (
     Done, ExecutorError, ExecutorSettings, Lost, TaskContext, WorkerSetup,
 )
 
+#: pool breaks with no task finished in between before the run gives up
+MAX_BREAKS_IN_A_ROW = 10
+
 _context: TaskContext | None = None
 
 
@@ -47,6 +50,8 @@ class LocalSession:
         self.pending: dict[Future[Any], Any] = {}
         #: times the pool was rebuilt after a worker died
         self.restarts = 0
+        #: pool breaks since a task last finished
+        self.breaks_in_a_row = 0
 
     @property
     def workers(self) -> int:
@@ -72,10 +77,23 @@ class LocalSession:
             task = self.pending.pop(future)
             try:
                 out.append(Done(task, future.result()))
+                self.breaks_in_a_row = 0
             except BrokenProcessPool:
                 broken = True
                 out.append(Lost(task, "a worker process died"))
+            except Exception as exc:  # a bug in the task: one line, not a traceback
+                raise ExecutorError(f"a task failed in a worker process: {type(exc).__name__}: {exc}") from exc
         if broken:
+            self.breaks_in_a_row += 1
+            if self.breaks_in_a_row > MAX_BREAKS_IN_A_ROW:
+                # workers that die before finishing anything (a failing start,
+                # too little memory for even the smallest task): stop, do not
+                # split every task down to single boards
+                self.close()
+                raise ExecutorError(
+                    f"worker processes died {self.breaks_in_a_row} times in a row without finishing "
+                    "a task; the run file keeps what was done (try fewer --jobs)"
+                )
             # the broken pool fails every other task it holds too
             out.extend(Lost(task, "a worker process died") for task in self.pending.values())
             self.pending.clear()

@@ -17,11 +17,10 @@ import pytest
 
 from boggle_opt.class_tasks import Ledger
 
-#: 2x3, four buckets: 1,120 classes, a few seconds on one core
-ARGS = ["run", "--searcher", "bnb", "--size", "2x3", "--wordlist", "enable2k",
-        "-o", "min-score", "100", "-o", "buckets", "aeiou bdfgjqvwxz lnrsy chkmpt",
+#: 2x3, the default three buckets: 216 classes, about 1.5 s on one core
+ARGS = ["run", "--searcher", "bnb", "--size", "2x3", "--wordlist", "enable2k", "-o", "min-score", "100",
         "--progress", "none", "--top", "1000"]
-CLASSES = 1120
+CLASSES = 216
 
 
 def ranked(stdout: str) -> list[tuple[str, ...]]:
@@ -65,13 +64,13 @@ def reference(run_cli: Callable[..., subprocess.CompletedProcess[str]], enable2k
 
 def kill_a_worker_mid_run(cmd: list[str], out: Path, env: dict[str, str], cwd: Path,
                           is_worker: Callable[[psutil.Process], bool]) -> subprocess.CompletedProcess[str]:
-    """Start the run, SIGKILL one worker process once 100 classes are written,
+    """Start the run, SIGKILL one worker process once 20 classes are written,
     and wait for the run to end on its own (a hang fails the test)."""
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 90
         while proc.poll() is None and time.monotonic() < deadline:
-            if out.exists() and out.read_text().count('"class"') >= 100:
+            if out.exists() and out.read_text().count('"class"') >= 20:
                 break
             time.sleep(0.01)
         assert proc.poll() is None, "the run ended before a worker could be killed"
@@ -101,3 +100,39 @@ def test_local_worker_killed_mid_run(
     assert_each_class_once(out)
     splits = [rec for rec in records(out) if "split" in rec]
     assert splits and all(s["reason"] == "a worker process died" for s in splits)
+
+
+def test_dask_local_cluster_gives_the_local_boards(
+    run_cli: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path, reference: list[tuple[str, ...]]
+) -> None:
+    """A real LocalCluster: two worker processes talking to a scheduler over loopback."""
+    out = tmp_path / "run.jsonl"
+    r = run_cli(*ARGS, "--executor", "dask", "--jobs", "2", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert ranked(r.stdout) == reference
+    ledger = assert_each_class_once(out)
+    assert not ledger.splits
+
+
+def test_dask_worker_killed_mid_run(
+    tmp_path: Path, cli_env: dict[str, str], reference: list[tuple[str, ...]]
+) -> None:
+    out = tmp_path / "run.jsonl"
+    exe = str(Path(sys.executable).with_name("boggle-opt"))
+    r = kill_a_worker_mid_run([exe, *ARGS, "--executor", "dask", "--jobs", "2", "--out", str(out)],
+                              out, cli_env, tmp_path, _pool_worker)
+    assert r.returncode == 0, r.stderr
+    assert ranked(r.stdout) == reference
+    assert_each_class_once(out)
+    splits = [rec for rec in records(out) if "split" in rec]
+    assert splits and all(s["reason"] == "a Dask worker died" for s in splits)
+
+
+def test_dask_unreachable_scheduler_is_one_line(
+    run_cli: Callable[..., subprocess.CompletedProcess[str]], cli_env: dict[str, str]
+) -> None:
+    env = {**cli_env, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"}
+    r = run_cli("run", "--searcher", "bnb", "--size", "2x2", "-o", "min-score", "30",
+                "--scheduler", "tcp://127.0.0.1:9", "--progress", "none", env=env)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in r.stderr
