@@ -89,6 +89,8 @@ class ClassResult:
     peak_mb: float
     too_big: bool = False
     seconds: float = 0.0
+    #: the tree arena's peak (4-byte words), the task's own memory beyond the worker's base
+    arena_mb: float = 0.0
 
 
 class ClassContext:
@@ -141,7 +143,7 @@ class ClassContext:
             task, boards, solver.root_bound < self.min_score, solver.root_bound,
             solver.n_nodes, len(candidates),
             solver.build_seconds, solver.force_seconds, solver.bound_seconds, rescore, _peak_mb(),
-            seconds=time.perf_counter() - start,
+            seconds=time.perf_counter() - start, arena_mb=4 * int(solver.peak_words) / 1e6,
         )
 
 

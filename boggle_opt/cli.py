@@ -21,6 +21,7 @@ from . import __version__, defaults
 from .bound_command import add_parser as add_bound_parser
 from .dice_command import add_constraint_options
 from .dice_command import add_parser as add_dice_parser
+from .plan_command import add_parser as add_plan_parser
 from .core import COMPILED
 from .core.errors import BoardError, BoggleOptError
 from .dictionary import ENV_NO_CACHE
@@ -308,6 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_parser(sub)
     add_bound_parser(sub)
     add_dice_parser(sub)
+    add_plan_parser(sub)
     _add_plugin_options(parser, [])
     for subparser in sub.choices.values():
         # SUPPRESS: given before the subcommand, the value is not reset after it

@@ -136,6 +136,12 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         label = " ".join(main) + (" / corners " + " ".join(corners) if corners else "")
         return label, cell_buckets(geometry, main, corners)
 
+    def switch_settings(self, geometry: Geometry) -> tuple[int, int]:
+        """The kernel's ``switch_pct`` and ``switch_score`` for this size."""
+        opts = self.options
+        switch = opts.switch if opts.switch is not None else SWITCH_RATIOS.get(geometry.size, DEFAULT_SWITCH)
+        return round(switch * 100), opts.switch_score or 0
+
     def fingerprint(self, problem: Problem) -> dict[str, str]:
         """What decides this searcher's answer beyond the dictionary and size
         (``boggle_opt.fingerprint``); switch and budgets only change speed."""
@@ -181,10 +187,9 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         todo = itertools.chain(tasks_left(partial), (ClassTask(c) for c in fresh))
         # pieces still to finish, per class begun and not finished
         open_parts = {name: len(left) for name, left in partial.items()}
-        switch = opts.switch if opts.switch is not None else SWITCH_RATIOS.get(geometry.size, DEFAULT_SWITCH)
         args = (
             problem.dictionary.keys, problem.dictionary.points, geometry.cols, geometry.rows,
-            buckets, min_score, round(switch * 100), opts.switch_score or 0, opts.node_budget or 0,
+            buckets, min_score, *self.switch_settings(geometry), opts.node_budget or 0,
         )
         order = cell_order(geometry)
         session = _open_session(problem, WorkerSetup(ClassContext, args, uuid.uuid4().hex))
@@ -276,6 +281,7 @@ class _Stats:
         self.work_total = work
         self.work_done = 0.0
         self.tasks = 0
+        self.task_s = 0.0
         self.pruned = 0
         self.candidates = 0
         self.boards = 0
@@ -290,6 +296,7 @@ class _Stats:
     def add(self, r: ClassResult) -> None:
         """A task (a class or a piece of one) solved."""
         self.tasks += 1
+        self.task_s += r.seconds
         self.pruned += int(r.pruned)
         self.candidates += r.candidates
         self.boards += len(r.boards)
@@ -326,6 +333,8 @@ class _Stats:
             "retries": runner.retries if runner else 0,
             "failed": runner.failed if runner else 0,
             "tasks/s": round(self.tasks / elapsed, 2) if elapsed > 0 else 0.0,
+            "tasks solved": self.tasks,
+            "worker busy s": round(self.task_s, 2),
             "pruned at root": self.pruned,
             "candidates": self.candidates,
             "boards >= min": self.boards,
