@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .boards import size_geometry
+from .class_tasks import Ledger
 from .core.errors import BoggleOptError
 from .core.geometry import Geometry
 
@@ -225,7 +226,12 @@ def _proof_section(run: RunRecord) -> str:
     timed = [float(c["seconds"]) for c in classes if isinstance(c.get("seconds"), (int, float))]
     has_pruned = any("pruned" in c for c in classes)
     total = run.stats.get("classes", "")
-    rows: list[tuple[str, object]] = [("classes done", f"{len(classes):,}")]
+    ledger = Ledger()  # a class split into pieces is done when all of them are
+    for c in run.checkpoints:
+        ledger.add(c)
+    rows: list[tuple[str, object]] = [("classes done", f"{len(ledger.state()[0]):,}")]
+    if any(c.get("part") for c in classes):
+        rows.append(("tasks done (classes and pieces of split classes)", f"{len(classes):,}"))
     if total:
         rows.append(("classes done / in the proof (last progress record)", total))
     if has_pruned:
