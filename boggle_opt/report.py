@@ -227,7 +227,7 @@ def _proof_section(run: RunRecord) -> str:
     has_pruned = any("pruned" in c for c in classes)
     total = run.stats.get("classes", "")
     ledger = Ledger()  # a class split into pieces is done when all of them are
-    for c in run.checkpoints:
+    for c in ours:
         ledger.add(c)
     rows: list[tuple[str, object]] = [("classes done", f"{len(ledger.state()[0]):,}")]
     if any(c.get("part") for c in classes):
