@@ -2,15 +2,19 @@
 
 ``concurrent.futures.ProcessPoolExecutor`` with spawned workers. When a
 worker dies (``kill -9``, the kernel's out-of-memory killer, a crash) the
-pool breaks and fails every task in flight; the session reports each of
-them as ``Lost`` (the pool cannot tell which worker held which) and starts a
-fresh pool, so the run goes on instead of waiting for a result that will
+pool breaks and fails every task in flight. Workers say which task they
+start; the session reports as ``Lost`` only the tasks of a worker that died
+on its own (not those the broken pool ended itself), resubmits the rest to a
+fresh pool, and the run goes on instead of waiting for a result that will
 never come.
 """
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing as mp
+import os
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -27,16 +31,19 @@ from boggle_opt.executor import (
 MAX_BREAKS_IN_A_ROW = 10
 
 _context: TaskContext | None = None
+_started: Any = None  # the queue on which a worker says which task it starts
 
 
-def _init_worker(setup: WorkerSetup) -> None:
-    global _context
+def _init_worker(setup: WorkerSetup, started: Any) -> None:
+    global _context, _started
     quiet_worker()
+    _started = started
     _context = setup.factory(*setup.args)
 
 
-def _run_task(task: Any) -> Any:
+def _run_task(number: int, task: Any) -> Any:
     assert _context is not None, "worker not initialised"
+    _started.put((os.getpid(), number))
     return _context.run(task)
 
 
@@ -46,8 +53,14 @@ class LocalSession:
     def __init__(self, setup: WorkerSetup, jobs: int) -> None:
         self.setup = setup
         self.jobs = jobs
+        # a SimpleQueue writes at once: a worker killed right after starting a task has said so
+        self.started: Any = mp.get_context("spawn").SimpleQueue()
         self.pool = self._new_pool()
-        self.pending: dict[Future[Any], Any] = {}
+        self.pending: dict[Future[Any], tuple[int, Any]] = {}
+        self.numbers = itertools.count()
+        #: task number -> the worker process that started it; worker processes by pid
+        self.running_on: dict[int, int] = {}
+        self.processes: dict[int, Any] = {}
         #: times the pool was rebuilt after a worker died
         self.restarts = 0
         #: pool breaks since a task last finished
@@ -61,12 +74,31 @@ class LocalSession:
         # spawn: fork would copy whatever the parent holds
         return ProcessPoolExecutor(
             self.jobs, mp_context=mp.get_context("spawn"),
-            initializer=_init_worker, initargs=(self.setup,),
+            initializer=_init_worker, initargs=(self.setup, self.started),
         )
 
     def submit(self, task: Any) -> None:
-        self.pending[self.pool.submit(_run_task, task)] = task
+        number = next(self.numbers)
+        self.pending[self.pool.submit(_run_task, number, task)] = (number, task)
+        self.processes.update(self.pool._processes or {})  # no public way before 3.14
 
+    def _drain(self) -> None:
+        while not self.started.empty():
+            pid, number = self.started.get()
+            self.running_on[number] = pid
+
+    def _culprits(self, lost: list[tuple[int, Any]]) -> set[int]:
+        """The numbers of the lost tasks that were running in a worker that
+        died on its own; workers the broken pool ended itself (SIGTERM) only
+        held bystanders. Every started task if none can be told apart, and
+        every lost task if none had started."""
+        self._drain()
+        for proc in self.processes.values():
+            proc.join(timeout=5)
+        dead = {pid for pid, proc in self.processes.items() if proc.exitcode not in (None, -signal.SIGTERM)}
+        started = {n for n, _ in lost if n in self.running_on}
+        culprits = {n for n in started if self.running_on[n] in dead}
+        return culprits or started or {n for n, _ in lost}
     def collect(self, timeout: float) -> list[Done[Any, Any] | Lost[Any]]:
         if not self.pending:
             return []
@@ -74,13 +106,14 @@ class LocalSession:
         out: list[Done[Any, Any] | Lost[Any]] = []
         broken = False
         for future in finished:
-            task = self.pending.pop(future)
+            number, task = self.pending.pop(future)
+            self.running_on.pop(number, None)
             try:
                 out.append(Done(task, future.result()))
                 self.breaks_in_a_row = 0
             except BrokenProcessPool:
                 broken = True
-                out.append(Lost(task, "a worker process died"))
+                self.pending[future] = (number, task)  # sorted out with the rest below
             except Exception as exc:  # a bug in the task: one line, not a traceback
                 raise ExecutorError(f"a task failed in a worker process: {type(exc).__name__}: {exc}") from exc
         if broken:
@@ -94,17 +127,27 @@ class LocalSession:
                     f"worker processes died {self.breaks_in_a_row} times in a row without finishing "
                     "a task; the run file keeps what was done (try fewer --jobs)"
                 )
-            # the broken pool fails every other task it holds too
-            out.extend(Lost(task, "a worker process died") for task in self.pending.values())
+            # the broken pool fails every task it holds: those whose worker
+            # died are lost; the rest go to a fresh pool as they were
+            held = list(self.pending.values())
+            culprits = self._culprits(held)
             self.pending.clear()
+            self.running_on.clear()
             _stop_pool(self.pool)
+            self.processes.clear()
             self.pool = self._new_pool()
             self.restarts += 1
+            for number, task in held:
+                if number in culprits:
+                    out.append(Lost(task, "a worker process died"))
+                else:
+                    self.submit(task)
         return out
 
     def close(self) -> None:
         self.pending.clear()
         _stop_pool(self.pool)
+        self.started.close()
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:

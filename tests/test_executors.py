@@ -136,3 +136,23 @@ def test_dask_unreachable_scheduler_is_one_line(
                 "--scheduler", "tcp://127.0.0.1:9", "--progress", "none", env=env)
     assert r.returncode == 1 and r.stderr.count("\n") == 1
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in r.stderr
+
+
+def test_a_task_that_always_kills_its_worker_is_reported_failed() -> None:
+    """Retried MAX_RETRIES times, then Failed, while the other tasks finish."""
+    import dying_tasks
+
+    from boggle_opt.executor import MAX_RETRIES, Done, Failed, TaskRunner, WorkerSetup
+    from boggle_opt.plugins.local_executor import LocalSession
+
+    session = LocalSession(WorkerSetup(dying_tasks.make, (), "t"), 2)
+    try:
+        runner: TaskRunner[str, str] = TaskRunner(session, ["a", "die", "b", "c", "d", "e"], heartbeat=0.2)
+        outcomes = [e for e in runner.events() if e is not None]
+    finally:
+        session.close()
+    done = sorted(e.task for e in outcomes if isinstance(e, Done))
+    failed = [e for e in outcomes if isinstance(e, Failed)]
+    assert done == ["a", "b", "c", "d", "e"]
+    assert [(f.task, f.attempts) for f in failed] == [("die", MAX_RETRIES + 1)]
+    assert runner.failed == 1 and runner.retries >= MAX_RETRIES
