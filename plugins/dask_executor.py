@@ -71,6 +71,10 @@ class DaskSession:
             raise ExecutorError(f"lost the Dask scheduler: {exc}") from None
         out: list[Done[Any, Any] | Lost[Any]] = []
         for future in finished:
+            if future.status in ("lost", "pending"):
+                # its result sat on a worker that died before we fetched it:
+                # Dask computes it again, so wait for it as before
+                continue
             task = self.pending.pop(future)
             if future.status == "finished":
                 out.append(Done(task, future.result()))
