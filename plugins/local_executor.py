@@ -103,6 +103,10 @@ class LocalSession:
         if not self.pending:
             return []
         finished, _ = wait(self.pending, timeout=timeout, return_when=FIRST_COMPLETED)
+        # read the start announcements now, not only after a break: unread,
+        # they fill the pipe and every worker blocks writing its next one.
+        # A worker announces before it works, so a finished task's is here.
+        self._drain()
         out: list[Done[Any, Any] | Lost[Any]] = []
         broken = False
         for future in finished:

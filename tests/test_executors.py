@@ -181,3 +181,28 @@ def test_a_task_that_kills_its_dask_worker_comes_back_lost() -> None:
     failed = [e for e in outcomes if isinstance(e, Failed)]
     assert done == ["a", "b", "c", "d", "e"]
     assert [(f.task, f.attempts, f.reason) for f in failed] == [("die", MAX_RETRIES + 1, "a Dask worker died")]
+
+
+def test_the_local_pool_runs_more_tasks_than_its_pipes_hold() -> None:
+    """Workers announce each task they start; unread announcements once
+    filled the pipe after about 3,000 tasks and hung every worker (a 3x3
+    proof with the default buckets never finished)."""
+    import dying_tasks
+
+    from boggle_opt.executor import Done, TaskRunner, WorkerSetup
+    from boggle_opt.plugins.local_executor import LocalSession
+
+    tasks = [f"t{i}" for i in range(8000)]
+    session = LocalSession(WorkerSetup(dying_tasks.make, (), "t"), 2)
+    try:
+        runner: TaskRunner[str, str] = TaskRunner(session, tasks, heartbeat=0.2)
+        started = time.monotonic()
+        done = []
+        for event in runner.events():
+            assert time.monotonic() - started < 60, f"hung after {len(done)} tasks"
+            if isinstance(event, Done):
+                done.append(event.task)
+        assert sorted(done) == sorted(tasks)
+        assert len(session.running_on) == 0  # no announcement left over per finished task
+    finally:
+        session.close()
