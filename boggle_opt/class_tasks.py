@@ -5,8 +5,10 @@ A task is a class (a bucket number per cell) narrowed by a ``part``: some
 cells fixed to one letter each. Splitting a task fixes the first cell, in
 the kernel's cell order, that still has several letters: one sub-task per
 letter, together exactly the task's boards. A class that is too big for a
-worker (its tree passes a node budget, or its worker was killed) is split
-and its pieces are solved and recorded on their own.
+worker (its tree passes a node budget, it runs past a time budget, or its
+worker was killed) is split and its pieces are solved and recorded on their
+own; past a time budget the letters already solved are kept as finished
+pieces.
 """
 
 from __future__ import annotations
@@ -74,7 +76,10 @@ def parse_class_name(name: str) -> tuple[int, ...]:
 @dataclass(frozen=True)
 class ClassResult:
     """What solving one task gave: boards >= min score and where time went.
-    ``too_big``: its tree passed the node budget; it was not solved (split it)."""
+    ``too_big``: its tree passed the node budget; it was not solved (split it).
+    ``unfinished``: it ran past the time budget; the pieces of ``task.split``
+    with these letters are unsolved, the others are solved and ``boards``
+    are theirs."""
 
     task: ClassTask
     boards: list[tuple[str, int]]
@@ -91,12 +96,15 @@ class ClassResult:
     seconds: float = 0.0
     #: the tree arena's peak (4-byte words), the task's own memory beyond the worker's base
     arena_mb: float = 0.0
+    unfinished: str = ""
 
 
 class ClassContext:
     """Per-worker state: the solver and scorer of one size and word list.
     With a ``node_budget``, each tree is built first and a task whose tree
-    has more nodes is handed back unsolved (``too_big``) to be split."""
+    has more nodes is handed back unsolved (``too_big``) to be split. With a
+    ``time_budget`` (seconds), a solve that runs past it stops between two
+    letters of the task's split cell and hands back the letters left."""
 
     def __init__(
         self,
@@ -109,6 +117,7 @@ class ClassContext:
         switch_pct: int,
         switch_score: int,
         node_budget: int = 0,
+        time_budget: float = 0.0,
     ) -> None:
         geometry = Geometry(cols, rows)
         trie = PackedTrie(keys, points)
@@ -119,6 +128,7 @@ class ClassContext:
         self.switch_pct = switch_pct
         self.switch_score = switch_score
         self.node_budget = node_budget
+        self.time_budget = time_budget
 
     def run(self, task: ClassTask) -> ClassResult:
         start = time.perf_counter()
@@ -131,7 +141,10 @@ class ClassContext:
             if nodes > self.node_budget:
                 return ClassResult(task, [], False, 0, nodes, 0, time.perf_counter() - t0, 0.0, 0.0, 0.0,
                                    _peak_mb(), too_big=True, seconds=time.perf_counter() - start)
-        candidates = solver.solve(masks, self.min_score, self.switch_pct, self.switch_score)
+        deadline = start + self.time_budget if self.time_budget > 0 else 0.0
+        candidates = solver.solve(masks, self.min_score, self.switch_pct, self.switch_score, deadline)
+        left = solver.unfinished
+        unfinished = "".join(chr(97 + i) for i in range(26) if left >> i & 1)
         t0 = time.perf_counter()
         boards = []
         for board in candidates:
@@ -144,6 +157,7 @@ class ClassContext:
             solver.n_nodes, len(candidates),
             solver.build_seconds, solver.force_seconds, solver.bound_seconds, rescore, _peak_mb(),
             seconds=time.perf_counter() - start, arena_mb=4 * int(solver.peak_words) / 1e6,
+            unfinished=unfinished,
         )
 
 

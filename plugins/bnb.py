@@ -102,6 +102,12 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                       "nodes than this, to bound each task's memory and time (none: split only "
                       "tasks whose worker died)"},
         )
+        time_budget: float | None = field(
+            default=None,
+            metadata={"help": "a task still running after this many seconds stops between two letters "
+                      "of its top cell; the letters done are kept and each letter left becomes a "
+                      "task of its own (none: no time limit)"},
+        )
         climb_seconds: float = field(
             default=5.0, metadata={"help": "length of the hill climb that sets a missing min-score"}
         )
@@ -123,6 +129,10 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             check(
                 self.node_budget is None or self.node_budget >= 1,
                 "node-budget", f"must be >= 1, got {self.node_budget}",
+            )
+            check(
+                self.time_budget is None or self.time_budget > 0,
+                "time-budget", f"must be > 0, got {self.time_budget}",
             )
             check(self.climb_seconds > 0, "climb-seconds", f"must be > 0, got {self.climb_seconds}")
 
@@ -190,6 +200,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         args = (
             problem.dictionary.keys, problem.dictionary.points, geometry.cols, geometry.rows,
             buckets, min_score, *self.switch_settings(geometry), opts.node_budget or 0,
+            opts.time_budget or 0.0,
         )
         order = cell_order(geometry)
         session = _open_session(problem, WorkerSetup(ClassContext, args, uuid.uuid4().hex))
@@ -223,30 +234,46 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                     continue
                 result = item.result
                 stats.add(result)
-                left = open_parts.get(task.name, 1) - 1
-                if left:
-                    open_parts[task.name] = left
-                else:
-                    open_parts.pop(task.name, None)
-                    stats.finish(costs.get(task.cls, 1.0))
-                boards = sorted({geometry.canonical(b): s for b, s in result.boards}.items())
                 problem.evaluations += result.candidates
-                record: dict[str, Any] = {**base, "class": task.name}
-                if task.part:
-                    record["part"] = task.part_key
-                yield Checkpoint({
-                    **record,
-                    "boards": [[b, s] for b, s in boards],
-                    # for reports: how the class went and what it cost
-                    "pruned": result.pruned, "root_bound": result.root_bound,
-                    "nodes": result.nodes, "candidates": result.candidates,
-                    "seconds": round(
-                        result.build_s + result.force_s + result.bound_s + result.rescore_s, 4
-                    ),
-                })
-                for board, score in boards:
-                    best = max(best, score)
-                    yield Improved(board, score)
+                solved: list[tuple[ClassTask, list[tuple[str, int]]]] = [(task, result.boards)]
+                if result.unfinished:  # past the time budget: keep the letters done, queue the rest
+                    pieces = tuple(task.split(buckets, order))
+                    cell = pieces[0].part[-1][0]
+                    runner.add([p for p in pieces if chr(97 + p.part[-1][1]) in result.unfinished])
+                    stats.budget_splits += 1
+                    open_parts[task.name] = open_parts.get(task.name, 1) + len(pieces) - 1
+                    yield Checkpoint({**base, "split": task.name, "part": task.part_key,
+                                      "into": [p.part_key for p in pieces],
+                                      "reason": f"ran past the time budget of {opts.time_budget:g} s"})
+                    solved = [(p, [(b, s) for b, s in result.boards if ord(b[cell]) - 97 == p.part[-1][1]])
+                              for p in pieces if chr(97 + p.part[-1][1]) not in result.unfinished]
+                for piece, found_here in solved:
+                    left = open_parts.get(piece.name, 1) - 1
+                    if left:
+                        open_parts[piece.name] = left
+                    else:
+                        open_parts.pop(piece.name, None)
+                        stats.finish(costs.get(piece.cls, 1.0))
+                    boards = sorted({geometry.canonical(b): s for b, s in found_here}.items())
+                    record: dict[str, Any] = {**base, "class": piece.name}
+                    if piece.part:
+                        record["part"] = piece.part_key
+                    yield Checkpoint({
+                        **record,
+                        "boards": [[b, s] for b, s in boards],
+                        # for reports: how the class went and what it cost (a task
+                        # stopped by the time budget shares its figures among the
+                        # pieces it finished)
+                        "pruned": result.pruned, "root_bound": result.root_bound,
+                        "nodes": result.nodes, "candidates": result.candidates // len(solved),
+                        "seconds": round(
+                            (result.build_s + result.force_s + result.bound_s + result.rescore_s)
+                            / len(solved), 4
+                        ),
+                    })
+                    for board, score in boards:
+                        best = max(best, score)
+                        yield Improved(board, score)
                 if stats.due() or stats.done == stats.total:
                     yield Progress(stats.snapshot(best, min_score))
         finally:

@@ -46,6 +46,39 @@ def test_a_forced_split_gives_the_same_boards(dictionary: Callable[[str, str], D
     assert progress[-1].stats["tasks split"] == len(splits)
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_time_budget_split_keeps_the_letters_done(
+    dictionary: Callable[[str, str], Dictionary], jobs: int
+) -> None:
+    """A budget no task can meet: each stops after one letter of its split
+    cell (if it gets there), keeps it as a finished piece and queues the rest, down to single
+    boards; the boards and the ledger are those of the whole run."""
+    d = dictionary("enable2k", "standard")
+    geometry = Geometry(2, 2)
+    whole, whole_records, _ = run_bnb(Problem(d, geometry), min_score=MIN_SCORE)
+    # switch score 1: forced down to single boards, never the orderly bound,
+    # so every task that is not pruned reaches its split cell
+    split, records, progress = run_bnb(Problem(d, geometry, jobs=jobs), min_score=MIN_SCORE,
+                                       switch_score=1, time_budget=1e-9)
+    assert split == whole and len(whole) == 45
+    splits = [r for r in records if "split" in r]
+    assert len(splits) >= 20 and any(r["part"] for r in splits)
+    assert all(r["reason"] == "ran past the time budget of 1e-09 s" for r in splits)
+    pieces = solved(records)
+    assert len(pieces) == len(set(pieces))
+    # the piece a split task finished itself is recorded right after its split
+    for i, r in enumerate(records[:-1]):
+        if "split" in r:
+            after = records[i + 1]
+            assert after["class"] == r["split"] and after["part"] in r["into"]
+    ledger = Ledger()
+    for r in records:
+        ledger.add(r)
+    finished, partial = ledger.state()
+    assert not partial and finished == {name for name, _ in solved(whole_records)}
+    assert progress[-1].stats["classes"] == "21/21"
+
+
 def test_resume_inside_split_classes(dictionary: Callable[[str, str], Dictionary]) -> None:
     d = dictionary("enable2k", "standard")
     geometry = Geometry(2, 2)

@@ -4,7 +4,9 @@ Build the class's orderly tree; while its bound is high, force the top cell
 to each of its letters by merging trees (each merge halves the freedom);
 once a bound falls to ``switch_pct`` percent of the cutoff (or to a fixed
 ``switch_score``), finish the branch with the orderly bound, which is cheaper
-per board but prunes later.
+per board but prunes later. With a deadline, a solve stops between the
+letters of its first cell with several letters, so the letters left can be
+solved elsewhere without losing the ones done.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ class ClassSolver:
     cutoff: i64
     switch_pct: i64
     switch_score: i64  # > 0: switch at this bound instead of the ratio
+    split_level: i64  # the first level with several letters: where a deadline may stop
+    deadline: float  # > 0: time.perf_counter() past which solve() stops at split_level
+    # letters (bit mask) of the split level's cell left unsolved when the deadline passed
+    unfinished: i64
     # statistics of the last solve()
     n_nodes: i64
     root_bound: i64
@@ -55,6 +61,9 @@ class ClassSolver:
         self.cutoff = 0
         self.switch_pct = 150
         self.switch_score = 0
+        self.split_level = 0
+        self.deadline = 0.0
+        self.unfinished = 0
         self._reset_stats()
 
     def _reset_stats(self) -> None:
@@ -72,14 +81,25 @@ class ClassSolver:
         return self.builder.build(cell_masks)
 
     def solve(
-        self, cell_masks: list[int], cutoff: int, switch_pct: int = 150, switch_score: int = 0
+        self, cell_masks: list[int], cutoff: int, switch_pct: int = 150, switch_score: int = 0,
+        deadline: float = 0.0,
     ) -> list[str]:
         """Boards of the class (letter sets by cell) that the bounds cannot
         rule out from scoring ``cutoff`` or more: a superset of the boards
         that do. Boards are column-major strings. A branch goes to the orderly
         bound once its bound is at most ``switch_score`` if that is > 0, else
-        at most ``switch_pct`` percent of ``cutoff``."""
+        at most ``switch_pct`` percent of ``cutoff``. With ``deadline`` > 0
+        (a ``time.perf_counter()`` value) the solve may stop early: then
+        ``unfinished`` holds the letters (bit mask) of cell ``order[split_level]``
+        not yet solved, and the boards returned are those of the other letters."""
         self._reset_stats()
+        self.deadline = deadline
+        self.unfinished = 0
+        self.split_level = self.n
+        for p in range(self.n):
+            if popcount26(cell_masks[self.order[p]]) > 1:
+                self.split_level = p
+                break
         t0 = time.perf_counter()
         tree = self.builder.build(cell_masks, self.tree)
         self.tree = tree
@@ -135,3 +155,6 @@ class ClassSolver:
             if tree.top > self.peak_words:
                 self.peak_words = tree.top
             tree.top = mark
+            if m != 0 and level == self.split_level and self.deadline > 0.0 and time.perf_counter() > self.deadline:
+                self.unfinished = m
+                return
