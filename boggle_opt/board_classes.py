@@ -7,12 +7,17 @@ symmetries hold the same boards up to symmetry, so one per orbit is kept.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import itertools
 import math
 import string
 from collections.abc import Iterator, Sequence
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (boggle_opt.lazy)
+    from .lazy import numpy as np
 
 from .core.errors import BoggleOptError
 from .core.geometry import Geometry

@@ -10,7 +10,10 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (boggle_opt.lazy)
+    from .lazy import numpy as np
 
 from .core.geometry import Geometry, check_letters, infer_size, parse_size
 

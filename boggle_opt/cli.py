@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from . import __version__, defaults
 from .bound_command import add_parser as add_bound_parser
@@ -25,19 +25,22 @@ from .plan_command import add_parser as add_plan_parser
 from .core import COMPILED
 from .core.errors import BoardError, BoggleOptError
 from .dictionary import ENV_NO_CACHE
-from .display import STYLES, make_display
-from .driver import Budget, Consumer, RunState
 from .options import as_dict, describe
 from .plugin_loader import ENV_PLUGINS, FAILED, LOADED, load_plugins, request_plugins
 from .registry import Entry, Registries
-from .runfile import RunFileWriter
-from .runlock import run_lock
-from .runs import RunSpec
 from .score_command import add_parser as add_score_parser
 from .show import add_parser as add_show_parser
 from .report import add_parser as add_report_parser
-from .report import write_report
 from .signals import exit_status, on_termination
+
+if TYPE_CHECKING:
+    from .driver import Consumer, RunState
+    from .runfile import RunFileWriter
+    from .runs import RunSpec
+
+#: --progress styles (boggle_opt.display makes them); the run's modules are
+#: imported by ``run`` alone, so other commands start sooner
+STYLES = ("rich", "plain", "jsonl", "none")
 
 PROG = "boggle-opt"
 INTERRUPTED = 130
@@ -101,6 +104,10 @@ def cmd_searchers(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
 def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = None) -> RunSpec:
     """The run the ``run`` arguments ask for: a new one, or the one ``--resume``
     names (its run file locked for as long as ``held`` lasts)."""
+    from .driver import Budget
+    from .runlock import run_lock
+    from .runs import RunSpec
+
     given = Budget(ns.time, ns.evals, ns.target)
     if ns.resume is None:
         if ns.searcher is None:
@@ -129,6 +136,11 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
 
 
 def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
+    from .display import make_display
+    from .report import write_report
+    from .runfile import RunFileWriter
+    from .runlock import run_lock
+
     with ExitStack() as held:
         spec = run_spec(ns, regs, held)
         run = spec.prepare(regs)

@@ -17,9 +17,12 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (boggle_opt.lazy)
+    from .lazy import numpy as np
 
 from .core.errors import BoggleOptError
 from .core.geometry import Geometry

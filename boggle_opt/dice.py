@@ -16,6 +16,8 @@ in ``boggle_opt.dice_sets``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import itertools
 import math
 from collections import Counter
@@ -23,7 +25,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (boggle_opt.lazy)
+    from .lazy import numpy as np
 
 from .core.errors import BoggleOptError
 

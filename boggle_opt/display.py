@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.panel import Panel
 
+#: what make_display makes (the command line offers the same names)
 STYLES = ("rich", "plain", "jsonl", "none")
 BARS = "▁▂▃▄▅▆▇█"
 

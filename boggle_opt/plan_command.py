@@ -15,9 +15,12 @@ import math
 import os
 import resource
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (boggle_opt.lazy)
+    from .lazy import numpy as np
 
 from . import defaults
 from .board_classes import ClassSpace, count_classes

@@ -13,7 +13,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Union, cast
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (boggle_opt.lazy)
+    from .lazy import numpy as np
 
 from .constraints import NONE, Constraints
 from .core.geometry import Geometry

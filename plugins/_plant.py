@@ -6,10 +6,15 @@ from a few long paths that single-letter changes almost never build.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import random
 from collections.abc import Mapping
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (boggle_opt.lazy)
+    from boggle_opt.lazy import numpy as np
 
 from boggle_opt.core.geometry import Geometry
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import math
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (boggle_opt.lazy)
+    from boggle_opt.lazy import numpy as np
 
 from boggle_opt import hookimpl
 from boggle_opt.boards import A, random_letters, steepest_step

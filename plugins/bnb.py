@@ -19,9 +19,12 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (boggle_opt.lazy)
+    from boggle_opt.lazy import numpy as np
 
 from boggle_opt import hookimpl
 from boggle_opt.boards import board_text, steepest_ascent
