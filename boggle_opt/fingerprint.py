@@ -3,8 +3,8 @@ run can be refused when any of it changed (one proof must not mix two
 dictionaries).
 
 A run file's start record keeps it under ``settings["fingerprint"]``: the
-word list's content, the rule's points, the size, and a searcher's own
-fields (``bnb``: its buckets, min score and the kernel version), each a
+word list's content, the rule's points, the size, the constraints if any
+(with the dice set's faces), and a searcher's own fields (``bnb``: its buckets, min score and the kernel version), each a
 short string. ``check_resume`` compares the recorded one with the current.
 """
 
@@ -27,6 +27,7 @@ FIELDS: dict[str, str] = {
     "buckets": "the letter buckets",
     "min_score": "the min score",
     "kernel": "the branch-and-bound kernel version",
+    "constraints": "the constraints (--fix, --word, --dice and the dice's faces)",
 }
 
 
@@ -68,6 +69,12 @@ def fingerprint(problem: Problem, searcher: Any) -> dict[str, str]:
     """The run's fingerprint: the dictionary's and size's fields, and the
     searcher's own (its ``fingerprint(problem)`` method, if it has one)."""
     fields = {**dictionary_fields(problem.dictionary), "size": problem.geometry.size}
+    constraints = problem.constraints
+    if constraints.active:
+        # a resumed run reads them back from its file; the dice set's faces
+        # come from a plugin and may have changed under the same name
+        dice = constraints.dice
+        fields["constraints"] = constraints.describe() + (f" {_digest(*(d.encode() for d in dice.dice))}" if dice else "")
     own = getattr(searcher, "fingerprint", None)
     if callable(own):
         fields.update({str(k): str(v) for k, v in own(problem).items()})

@@ -1,6 +1,7 @@
 """``--resume`` is refused, with the field named, when anything that decides
 the answer changed since the run file was started: the word list's content,
-the rule's points, the size, the buckets, the min score, the kernel."""
+the rule's points, the size, the buckets, the min score, the kernel, the
+constraints (a dice set's faces included)."""
 
 from __future__ import annotations
 
@@ -83,3 +84,39 @@ def test_resume_unchanged_is_accepted(
     starts = [json.loads(line) for line in out.read_text().splitlines() if '"type": "start"' in line]
     assert len(starts) == 2 and starts[0]["settings"]["fingerprint"] == starts[1]["settings"]["fingerprint"]
     assert set(starts[0]["settings"]["fingerprint"]) == set(NAMED)
+
+
+DICE_PLUGIN = '''
+from boggle_opt import hookimpl
+from boggle_opt.dice import DiceSet
+
+@hookimpl
+def register_dice_sets(register):
+    register(DiceSet("six", "test dice", ("{faces}",) * 6))
+'''
+
+
+@pytest.mark.parametrize("change", ["dice faces", "fix"])
+def test_resume_with_changed_constraints_is_refused(
+    change: str, tmp_path: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join([*WORDS, "taster", "tetras", "treats", "stater", "raters"]) + "\n")
+    plugin = tmp_path / "sixdice.py"
+    plugin.write_text(DICE_PLUGIN.format(faces="aerstx"))
+    out = tmp_path / "run.jsonl"
+    r = run_cli("run", "--plugin", str(plugin), "--searcher", "longword", "--size", "2x3",
+                "--wordlist", str(words), "--dice", "six", "--fix", "t.....", "--progress", "none",
+                "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    start = json.loads(out.read_text().splitlines()[0])
+    assert start["settings"]["fingerprint"]["constraints"].startswith("--fix t..... --dice six ")
+    if change == "fix":
+        _edit_start(out, lambda s: s["constraints"].update(fix="s....."))  # type: ignore[attr-defined]
+    else:
+        plugin.write_text(DICE_PLUGIN.format(faces="aerstz"))
+    before = out.read_bytes()
+    r = run_cli("run", "--plugin", str(plugin), "--resume", str(out), "--progress", "none")
+    assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert "--resume refused: the constraints" in r.stderr and "(constraints: " in r.stderr
+    assert out.read_bytes() == before
