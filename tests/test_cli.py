@@ -275,3 +275,20 @@ def test_wordlist_path_respects_adjacency(run_cli, tmp_path):
     assert rows_of(lines) == [["cat", "2", "2"]]
     found = sorted(ln.split("\t")[0].strip() for ln in lines if ln.startswith("  "))
     assert found == ["cat", "tac"]
+
+
+def test_scoring_a_board_imports_neither_numpy_nor_the_run_machinery(cli_env):
+    """Start-up: ``score`` needs no arrays, no driver and no display (a
+    warm ``score BOARD`` is meant to take well under half a second)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from boggle_opt.cli import main\n"
+        "assert main(['score', 'abcdefghijklmnop']) == 0\n"
+        "heavy = [m for m in ('numpy', 'boggle_opt.driver', 'boggle_opt.display', 'rich') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env, cwd="/")
+    assert r.returncode == 0, r.stderr
