@@ -211,9 +211,10 @@ def test_switch_score_reaches_the_kernel(
         def __init__(self, *args: Any) -> None:
             self.inner = real(*args)
 
-        def solve(self, masks: list[int], cutoff: int, switch_pct: int = 150, switch_score: int = 0) -> list[str]:
+        def solve(self, masks: list[int], cutoff: int, switch_pct: int = 150, switch_score: int = 0,
+                  deadline: float = 0.0) -> list[str]:
             calls.append((switch_pct, switch_score))
-            return self.inner.solve(masks, cutoff, switch_pct, switch_score)
+            return self.inner.solve(masks, cutoff, switch_pct, switch_score, deadline)
 
         def __getattr__(self, name: str) -> Any:
             return getattr(self.inner, name)
