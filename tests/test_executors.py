@@ -143,35 +143,18 @@ def test_dask_unreachable_scheduler_is_one_line(
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in r.stderr
 
 
-def test_a_task_that_always_kills_its_worker_is_reported_failed() -> None:
-    """Retried MAX_RETRIES times, then Failed, while the other tasks finish."""
-    import dying_tasks
-
-    from boggle_opt.executor import MAX_RETRIES, Done, Failed, TaskRunner, WorkerSetup
-    from boggle_opt.plugins.local_executor import LocalSession
-
-    session = LocalSession(WorkerSetup(dying_tasks.make, (), "t"), 2)
-    try:
-        runner: TaskRunner[str, str] = TaskRunner(session, ["a", "die", "b", "c", "d", "e"], heartbeat=0.2)
-        outcomes = [e for e in runner.events() if e is not None]
-    finally:
-        session.close()
-    done = sorted(e.task for e in outcomes if isinstance(e, Done))
-    failed = [e for e in outcomes if isinstance(e, Failed)]
-    assert done == ["a", "b", "c", "d", "e"]
-    assert [(f.task, f.attempts) for f in failed] == [("die", MAX_RETRIES + 1)]
-    assert runner.failed == 1 and runner.retries >= MAX_RETRIES
-
-
-def test_a_task_that_kills_its_dask_worker_comes_back_lost() -> None:
-    """A real LocalCluster: the task whose worker dies is retried, then
-    Failed, and the others finish (Dask restarts the dead worker)."""
+@pytest.mark.parametrize("executor, reason", [("local", "a worker process died"), ("dask", "a Dask worker died")])
+def test_a_task_that_always_kills_its_worker_is_reported_failed(executor: str, reason: str) -> None:
+    """Retried MAX_RETRIES times, then Failed, while the other tasks finish
+    (dask: a real LocalCluster, which restarts the dead worker)."""
     import dying_tasks
 
     from boggle_opt.executor import MAX_RETRIES, Done, ExecutorSettings, Failed, TaskRunner, WorkerSetup
     from boggle_opt.plugins.dask_executor import DaskExecutor
+    from boggle_opt.plugins.local_executor import LocalExecutor
 
-    session = DaskExecutor(ExecutorSettings(jobs=2)).open(WorkerSetup(dying_tasks.make, (), "t"))
+    chosen = LocalExecutor if executor == "local" else DaskExecutor
+    session = chosen(ExecutorSettings(jobs=2)).open(WorkerSetup(dying_tasks.make, (), "t"))
     try:
         runner: TaskRunner[str, str] = TaskRunner(session, ["a", "die", "b", "c", "d", "e"], heartbeat=0.2)
         outcomes = [e for e in runner.events() if e is not None]
@@ -180,7 +163,8 @@ def test_a_task_that_kills_its_dask_worker_comes_back_lost() -> None:
     done = sorted(e.task for e in outcomes if isinstance(e, Done))
     failed = [e for e in outcomes if isinstance(e, Failed)]
     assert done == ["a", "b", "c", "d", "e"]
-    assert [(f.task, f.attempts, f.reason) for f in failed] == [("die", MAX_RETRIES + 1, "a Dask worker died")]
+    assert [(f.task, f.attempts, f.reason) for f in failed] == [("die", MAX_RETRIES + 1, reason)]
+    assert runner.failed == 1 and runner.retries >= MAX_RETRIES
 
 
 def test_the_local_pool_runs_more_tasks_than_its_pipes_hold() -> None:

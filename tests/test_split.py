@@ -26,6 +26,16 @@ def solved(records: list[dict[str, Any]]) -> list[tuple[str, str]]:
     return [(r["class"], r.get("part", "")) for r in records if "class" in r]
 
 
+def assert_whole(records: list[dict[str, Any]], whole_records: list[dict[str, Any]]) -> None:
+    """No piece recorded twice, and the ledger finishes the whole run's classes."""
+    assert len(solved(records)) == len(set(solved(records)))
+    ledger = Ledger()
+    for r in records:
+        ledger.add(r)
+    finished, partial = ledger.state()
+    assert not partial and finished == {name for name, _ in solved(whole_records)}
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_forced_split_gives_the_same_boards(dictionary: Callable[[str, str], Dictionary], jobs: int) -> None:
     d = dictionary("enable2k", "standard")
@@ -36,12 +46,7 @@ def test_a_forced_split_gives_the_same_boards(dictionary: Callable[[str, str], D
     splits = [r for r in records if "split" in r]
     assert len(splits) >= 10 and any(r["part"] for r in splits)  # pieces split again too
     assert all(re.fullmatch(rf"tree of [\d,]+ nodes > node budget {BUDGET}", r["reason"]) for r in splits)
-    assert len(solved(records)) == len(set(solved(records)))
-    ledger = Ledger()
-    for r in records:
-        ledger.add(r)
-    finished, partial = ledger.state()
-    assert not partial and finished == {name for name, _ in solved(whole_records)}
+    assert_whole(records, whole_records)
     assert progress[-1].stats["classes"] == "21/21"
     assert progress[-1].stats["tasks split"] == len(splits)
 
@@ -51,8 +56,9 @@ def test_a_time_budget_split_keeps_the_letters_done(
     dictionary: Callable[[str, str], Dictionary], jobs: int
 ) -> None:
     """A budget no task can meet: each stops after one letter of its split
-    cell (if it gets there), keeps it as a finished piece and queues the rest, down to single
-    boards; the boards and the ledger are those of the whole run."""
+    cell (if it gets there), keeps it as a finished piece and queues the
+    rest, down to single boards; the boards and the ledger are those of the
+    whole run."""
     d = dictionary("enable2k", "standard")
     geometry = Geometry(2, 2)
     whole, whole_records, _ = run_bnb(Problem(d, geometry), min_score=MIN_SCORE)
@@ -64,18 +70,12 @@ def test_a_time_budget_split_keeps_the_letters_done(
     splits = [r for r in records if "split" in r]
     assert len(splits) >= 20 and any(r["part"] for r in splits)
     assert all(r["reason"] == "ran past the time budget of 1e-09 s" for r in splits)
-    pieces = solved(records)
-    assert len(pieces) == len(set(pieces))
+    assert_whole(records, whole_records)
     # the piece a split task finished itself is recorded right after its split
     for i, r in enumerate(records[:-1]):
         if "split" in r:
             after = records[i + 1]
             assert after["class"] == r["split"] and after["part"] in r["into"]
-    ledger = Ledger()
-    for r in records:
-        ledger.add(r)
-    finished, partial = ledger.state()
-    assert not partial and finished == {name for name, _ in solved(whole_records)}
     assert progress[-1].stats["classes"] == "21/21"
 
 
