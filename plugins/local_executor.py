@@ -99,6 +99,7 @@ class LocalSession:
         started = {n for n, _ in lost if n in self.running_on}
         culprits = {n for n in started if self.running_on[n] in dead}
         return culprits or started or {n for n, _ in lost}
+
     def collect(self, timeout: float) -> list[Done[Any, Any] | Lost[Any]]:
         if not self.pending:
             return []
@@ -137,7 +138,7 @@ class LocalSession:
             culprits = self._culprits(held)
             self.pending.clear()
             self.running_on.clear()
-            _stop_pool(self.pool)
+            stop_pool(self.pool)
             self.processes.clear()
             self.pool = self._new_pool()
             self.restarts += 1
@@ -150,11 +151,11 @@ class LocalSession:
 
     def close(self) -> None:
         self.pending.clear()
-        _stop_pool(self.pool)
+        stop_pool(self.pool)
         self.started.close()
 
 
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
+def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Drop queued tasks and end the workers at once, even mid-task
     (shutdown alone would wait for a task that may take minutes)."""
     processes = list(pool._processes.values()) if pool._processes else []  # no public way before 3.14

@@ -45,6 +45,8 @@ from boggle_opt.core.trie import PackedTrie
 from boggle_opt.options import check
 from boggle_opt.search import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 
+from .local_executor import stop_pool
+
 #: marks this searcher's checkpoint records in a run file
 RECORD_KIND = "longword"
 #: paths per task, and boards per task (about: a fraction of a second of
@@ -338,18 +340,7 @@ def _results(todo: Iterator[int], setup: _Setup, jobs: int, floor: list[int],
             # a worker was killed: rebuild the pool and hand its chunks out again
             retry.extend(pending.values())
         finally:
-            _stop(pool)
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """End the workers now, even mid-chunk."""
-    processes = list(pool._processes.values()) if pool._processes else []  # no public way before 3.14
-    pool.shutdown(wait=False, cancel_futures=True)
-    for proc in processes:
-        if proc.is_alive():
-            proc.terminate()
-    for proc in processes:
-        proc.join()
+            stop_pool(pool)  # now, even mid-chunk
 
 
 def _resumed(records: tuple[Mapping[str, Any], ...], label: str) -> tuple[set[int], list[tuple[str, int]]]:
