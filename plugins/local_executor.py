@@ -112,9 +112,9 @@ class LocalSession:
         broken = False
         for future in finished:
             number, task = self.pending.pop(future)
-            self.running_on.pop(number, None)
             try:
                 out.append(Done(task, future.result()))
+                self.running_on.pop(number, None)  # kept for a lost task: it names the worker
                 self.breaks_in_a_row = 0
             except BrokenProcessPool:
                 broken = True
