@@ -79,7 +79,14 @@ class LocalSession:
 
     def submit(self, task: Any) -> None:
         number = next(self.numbers)
-        self.pending[self.pool.submit(_run_task, number, task)] = (number, task)
+        try:
+            future = self.pool.submit(_run_task, number, task)
+        except BrokenProcessPool as exc:
+            # the pool broke since the last collect: this task never started;
+            # the next collect sorts it out with the tasks the pool held
+            future = Future()
+            future.set_exception(exc)
+        self.pending[future] = (number, task)
         self.processes.update(self.pool._processes or {})  # no public way before 3.14
 
     def _drain(self) -> None:

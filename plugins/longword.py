@@ -326,7 +326,11 @@ def _results(todo: Iterator[int], setup: _Setup, jobs: int, floor: list[int],
                     if task is None:
                         exhausted = True
                         break
-                    pending[pool.submit(_solve_in_worker, task, floor[0])] = task
+                    try:
+                        pending[pool.submit(_solve_in_worker, task, floor[0])] = task
+                    except BrokenProcessPool:
+                        retry.append(task)  # the pool broke since the last wait: not lost
+                        raise
                 if not pending:
                     return
                 finished, _ = wait(pending, timeout=HEARTBEAT_SECONDS, return_when=FIRST_COMPLETED)

@@ -190,3 +190,28 @@ def test_the_local_pool_runs_more_tasks_than_its_pipes_hold() -> None:
         assert len(session.running_on) == 0  # no announcement left over per finished task
     finally:
         session.close()
+
+
+def test_a_task_submitted_to_a_pool_that_just_broke_is_rerun() -> None:
+    """A worker can die between two collects; the next submit then meets a
+    broken pool (BrokenProcessPool escaped to the run, 1 CI run in ~10)."""
+    import dying_tasks
+
+    from boggle_opt.executor import Done, Lost, WorkerSetup
+    from boggle_opt.plugins.local_executor import LocalSession
+
+    session = LocalSession(WorkerSetup(dying_tasks.make, (), "t"), 2)
+    try:
+        session.submit("die")
+        started = time.monotonic()
+        while not session.pool._broken:  # no public way to ask
+            assert time.monotonic() - started < 60, "the pool never broke"
+            time.sleep(0.01)
+        session.submit("a")  # raised BrokenProcessPool before the fix
+        outcomes: list[Done[str, str] | Lost[str]] = []
+        while len(outcomes) < 2:
+            assert time.monotonic() - started < 60, f"only {outcomes}"
+            outcomes += session.collect(0.2)
+    finally:
+        session.close()
+    assert sorted((type(o).__name__, o.task) for o in outcomes) == [("Done", "a"), ("Lost", "die")]
