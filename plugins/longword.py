@@ -11,10 +11,16 @@ each word of L cells goes along every path of L cells and the other cells are
 filled by a steepest-ascent climb that keeps the word's cells fixed.
 
 Paths are cut into chunks of ``CHUNK`` paths and words into slices of about
-``TASK_BOARDS / CHUNK``; a chunk of paths with a slice of words is one task
+``TASK_BOARDS / CHUNK``; a slice of words with a chunk of paths is one task
 for the ``problem.jobs`` worker processes and one Checkpoint, so ``--resume``
 skips finished tasks and a budget stops a run within a task of it. Every board scoring at
 least the running best is reported, as found.
+
+A word that fills the board fixes the board's letters, whatever the path: no
+board of it can score more than the words spelt by those letters, in any
+arrangement (its *letter bound*). Words are placed in order of that bound,
+highest first, so a high score comes early, and a word whose bound is below
+the running best is not placed at all (on ENABLE2K 4x4, 12% of the words).
 """
 
 from __future__ import annotations
@@ -95,13 +101,18 @@ class LongWord(SearcherBase["LongWord.Options"]):
             raise BoggleOptError(f"longword: boards of more than {MAX_CELLS} cells are not supported")
         cons = problem.constraints
         words = _words(problem.dictionary.keys, length, opts.letters, cons, n)
+        bounds: list[int] | None = None
+        if length == n:
+            bounds = letter_bounds(problem.dictionary.keys, problem.dictionary.points, words)
+            ranked = sorted(zip(bounds, words), key=lambda bw: (-bw[0], bw[1]))
+            bounds, words = [b for b, _ in ranked], [w for _, w in ranked]
         flat = _paths(geometry.cols, geometry.rows, length)
         n_paths = len(flat) // length
         chunk = CHUNK if length == n else CHUNK_CLIMBS
         per_task = max(1, TASK_BOARDS // CHUNK) if length == n else 1
         slices = max(1, (len(words) + per_task - 1) // per_task)
         label = (f"{geometry.size} length {length} letters {opts.letters} words {len(words)} "
-                 f"paths {n_paths} chunk {chunk}x{per_task} {cons.describe()}")
+                 f"paths {n_paths} chunk {chunk}x{per_task} words by bound {cons.describe()}")
         yield Checkpoint({"kind": RECORD_KIND, "setup": True, "label": label})
         done, found = _resumed(problem.resumed, label)
         best = -1
@@ -114,9 +125,9 @@ class LongWord(SearcherBase["LongWord.Options"]):
         seed = int(rng.integers(1 << 62))
         setup = _Setup(
             problem.dictionary.keys, problem.dictionary.points, geometry.cols, geometry.rows,
-            length, words, chunk, per_task, cons, problem.letter_frequencies().tolist(), seed,
+            length, words, bounds, chunk, per_task, cons, problem.letter_frequencies().tolist(), seed,
         )
-        stats = _Stats(n_chunks, len(done), len(words), n_paths)
+        stats = _Stats(setup, n_paths, done)
         yield Progress(stats.snapshot(best))
         if not words or len(done) == n_chunks:
             return
@@ -128,8 +139,8 @@ class LongWord(SearcherBase["LongWord.Options"]):
                 if item is None:
                     yield Progress(stats.snapshot(best))
                     continue
-                task, boards, scored = item
-                stats.add(scored)
+                task, boards, scored, skipped = item
+                stats.add(task, scored, skipped)
                 for board, score in boards:
                     if score >= best:
                         best = floor[0] = score
@@ -142,6 +153,44 @@ class LongWord(SearcherBase["LongWord.Options"]):
                     yield Progress(stats.snapshot(best))
         finally:
             results.close()
+
+
+#: a task's result: its number, the boards reaching the floor, boards
+#: scored, and placements skipped by the letter bound
+Result = tuple[int, list[tuple[str, int]], int, int]
+
+
+def _task_span(task: int, chunk: int, n_paths: int) -> tuple[int, int, int]:
+    """Task ``task``'s slice of words, first path and number of paths: the
+    first slice (the highest bounds) along every path, then the next."""
+    per_slice = (n_paths + chunk - 1) // chunk
+    part, index = divmod(task, per_slice)
+    first = index * chunk
+    return part, first, min(chunk, n_paths - first)
+
+
+def letter_bounds(keys: Sequence[bytes], points: Sequence[int], words: Sequence[bytes]) -> list[int]:
+    """For each word, the points of every key that its letters can spell
+    (each letter used at most as often as the word has it): a bound on any
+    board showing exactly those letters."""
+    if not words:
+        return []
+    # per key, its letter counts and the set of its letters as a bit mask
+    sizes = np.fromiter((len(k) for k in keys), np.int64, len(keys))
+    ids = np.repeat(np.arange(len(keys)), sizes)
+    codes = np.frombuffer(b"".join(keys), np.uint8).astype(np.int64) - 97
+    counts = np.bincount(ids * 26 + codes, minlength=len(keys) * 26).reshape(len(keys), 26)
+    bits = np.int64(1) << np.arange(26, dtype=np.int64)
+    sets = (counts > 0).astype(np.int64) @ bits
+    pts = np.asarray(points, dtype=np.int64)
+    out: list[int] = []
+    for word in words:
+        have = np.bincount(np.frombuffer(word, np.uint8).astype(np.int64) - 97, minlength=26)
+        # keys using no other letter, then those using none too often
+        near = np.flatnonzero((sets & ~int((have > 0).astype(np.int64) @ bits)) == 0)
+        fits = near[(counts[near] <= have).all(axis=1)]
+        out.append(int(pts[fits].sum()))
+    return out
 
 
 @cache
@@ -174,6 +223,8 @@ class _Setup:
     rows: int
     length: int
     words: list[bytes]
+    #: each word's letter bound (words that fill the board), highest first
+    bounds: list[int] | None
     #: paths and words per task
     chunk: int
     per_task: int
@@ -203,20 +254,25 @@ class _Context:
         self.check_each = bool(cons.word) and len(cons.key) != setup.length or (
             cons.dice is not None and not full)
 
-    def solve(self, task: int, floor: int) -> tuple[int, list[tuple[str, int]], int]:
-        """Task ``task``: a chunk of paths and a slice of words."""
+    def solve(self, task: int, floor: int) -> Result:
+        """Task ``task``: a slice of words along a chunk of paths; words
+        whose letter bound is below ``floor`` are skipped."""
         setup = self.setup
-        slices = max(1, (len(setup.words) + setup.per_task - 1) // setup.per_task)
-        chunk, part = divmod(task, slices)
+        part, first, count = _task_span(task, setup.chunk, self.n_paths)
         words = setup.words[part * setup.per_task:(part + 1) * setup.per_task]
-        first = chunk * setup.chunk
-        count = min(setup.chunk, self.n_paths - first)
+        live = len(words)
+        if setup.bounds is not None:
+            bounds = setup.bounds[part * setup.per_task:part * setup.per_task + live]
+            live = sum(1 for b in bounds if b >= floor)  # highest first: a prefix
+        skipped = (len(words) - live) * count
+        words = words[:live]
         before = self.placer.scored
         if setup.length == self.n and not self.check_each:
             boards = self.placer.score_chunk(
                 self.flat, setup.length, first, count, words, "a" * self.n, floor)
-            return task, boards, self.placer.scored - before
-        return self._solve_each(task, words, first, count, floor)
+            return task, boards, self.placer.scored - before, skipped
+        _, boards, scored = self._solve_each(task, words, first, count, floor)
+        return task, boards, scored, skipped
 
     def _solve_each(self, chunk: int, words: list[bytes], first: int, count: int, floor: int
                     ) -> tuple[int, list[tuple[str, int]], int]:
@@ -295,12 +351,9 @@ def _init_worker(setup: _Setup) -> None:
     _worker_context = _Context(setup)
 
 
-def _solve_in_worker(chunk: int, floor: int) -> tuple[int, list[tuple[str, int]], int]:
+def _solve_in_worker(chunk: int, floor: int) -> Result:
     assert _worker_context is not None, "worker not initialised"
     return _worker_context.solve(chunk, floor)
-
-
-Result = tuple[int, list[tuple[str, int]], int]
 
 
 def _results(todo: Iterator[int], setup: _Setup, jobs: int, floor: list[int],
@@ -360,19 +413,46 @@ def _resumed(records: tuple[Mapping[str, Any], ...], label: str) -> tuple[set[in
 
 
 class _Stats:
-    def __init__(self, total: int, resumed: int, words: int, n_paths: int) -> None:
-        self.total = total
-        self.done = resumed
-        self.resumed = resumed
-        self.words = words
+    """Progress: tasks done, boards scored and skipped, and the time left
+    from the placements still to score at the running best."""
+
+    def __init__(self, setup: _Setup, n_paths: int, done: set[int]) -> None:
+        self.setup = setup
         self.n_paths = n_paths
+        per_slice = (n_paths + setup.chunk - 1) // setup.chunk
+        slices = max(1, (len(setup.words) + setup.per_task - 1) // setup.per_task)
+        self.total = per_slice * slices
+        self.done = self.resumed = len(done)
+        #: per slice of words, the paths of its tasks not done
+        self.paths_left = [n_paths] * slices
+        for task in done:
+            self._tick(task)
         self.boards = 0
+        self.skipped = 0
         self.started = time.monotonic()
         self.last = 0.0
 
-    def add(self, scored: int) -> None:
+    def _tick(self, task: int) -> None:
+        part, _, count = _task_span(task, self.setup.chunk, self.n_paths)
+        self.paths_left[part] -= count
+
+    def add(self, task: int, scored: int, skipped: int) -> None:
         self.done += 1
         self.boards += scored
+        self.skipped += skipped
+        self._tick(task)
+
+    def boards_left(self, best: int) -> int:
+        """Placements of the tasks not done whose word can still reach ``best``."""
+        setup, left = self.setup, 0
+        for part, paths in enumerate(self.paths_left):
+            words = setup.words[part * setup.per_task:(part + 1) * setup.per_task]
+            if setup.bounds is not None:
+                bounds = setup.bounds[part * setup.per_task:part * setup.per_task + len(words)]
+                left += paths * sum(1 for b in bounds if b >= best)
+            else:
+                left += paths * len(words)
+        return left
 
     def due(self) -> bool:
         now = time.monotonic()
@@ -383,15 +463,15 @@ class _Stats:
 
     def snapshot(self, best: int) -> Mapping[str, int | float | str]:
         elapsed = max(time.monotonic() - self.started, 1e-9)
-        ran = self.done - self.resumed
         left = ""
-        if ran:
-            left = f"{elapsed * (self.total - self.done) / ran / 60:.1f} min"
+        if self.boards:
+            left = f"{elapsed * self.boards_left(best) / self.boards / 60:.1f} min"
         return {
             "chunks": f"{self.done:,}/{self.total:,}",
             "paths": self.n_paths,
-            "words": self.words,
+            "words": len(self.setup.words),
             "boards scored": self.boards,
+            "skipped by bound": self.skipped,
             "boards/s": round(self.boards / elapsed),
             "best": best,
             "time left": left,

@@ -11,7 +11,7 @@ import pytest
 
 from boggle_opt.boards import make_geometry, size_geometry
 from boggle_opt.dictionary import Dictionary
-from boggle_opt.plugins.longword import LongWord
+from boggle_opt.plugins.longword import LongWord, letter_bounds
 from boggle_opt.runs import search
 
 
@@ -68,14 +68,17 @@ def test_full_placements_match_brute_force(tmp_path: Path) -> None:
     geometry = size_geometry("2x3")
     d = Dictionary("small", WORDS, _standard())
     scorer = d.scorer(geometry)
+    sixes = [k for k in d.keys if len(k) == 6]
+    bound = dict(zip(sixes, letter_bounds(d.keys, d.points, sixes)))
     best, boards = -1, set()
-    for key in (k.decode() for k in d.keys if len(k) == 6):
+    for key in (k.decode() for k in sixes):
         for path in all_paths(geometry, 6):
             cells = [""] * 6
             for c, ch in zip(path, key):
                 cells[c] = ch
             board = "".join(cells)
             score = scorer.score(board)
+            assert score <= bound[key.encode()]
             if score > best:
                 best, boards = score, set()
             if score == best:
@@ -84,6 +87,45 @@ def test_full_placements_match_brute_force(tmp_path: Path) -> None:
     assert result.stop_reason == "searcher finished"
     assert result.best_score == best
     assert {b for b, s in result.boards if s == best} == boards
+
+
+def test_letter_bounds_by_hand() -> None:
+    """A word's bound is the points of every key its letters can spell."""
+    from collections import Counter
+
+    d = Dictionary("small", WORDS, _standard())
+    words = [k for k in d.keys if len(k) >= 5]
+    expected = []
+    for w in words:
+        have = Counter(w)
+        expected.append(sum(p for k, p in zip(d.keys, d.points) if not Counter(k) - have))
+    assert letter_bounds(d.keys, d.points, words) == expected
+    assert letter_bounds(d.keys, d.points, []) == []
+
+
+def test_words_below_the_running_best_are_skipped_not_scored() -> None:
+    """A task given a floor above every bound scores nothing; below, all."""
+    from boggle_opt.constraints import Constraints
+    from boggle_opt.plugins.longword import _Context, _Setup
+
+    d = Dictionary("small", WORDS, _standard())
+    sixes = [k for k in d.keys if len(k) == 6]
+    bounds = letter_bounds(d.keys, d.points, sixes)
+    ranked = sorted(zip(bounds, sixes), reverse=True)
+    setup = _Setup(list(d.keys), list(d.points), 2, 3, 6, [w for _, w in ranked],
+                   [b for b, _ in ranked], 64, 312, Constraints.build(size_geometry("2x3")),
+                   [1 / 26] * 26, 1)
+    context = _Context(setup)
+    paths = context.n_paths
+    _, boards, scored, skipped = context.solve(0, ranked[0][0] + 1)
+    assert (boards, scored, skipped) == ([], 0, paths * len(sixes))
+    _, boards, scored, skipped = context.solve(0, -1)
+    assert scored == paths * len(sixes) and skipped == 0 and boards
+    # a floor between the bounds: only the words that can reach it are placed
+    middle = ranked[len(ranked) // 2][0]
+    _, _, scored, skipped = context.solve(0, middle)
+    assert scored == paths * sum(1 for b, _ in ranked if b >= middle)
+    assert skipped == paths * sum(1 for b, _ in ranked if b < middle)
 
 
 def test_shorter_words_keep_their_cells(tmp_path: Path) -> None:
