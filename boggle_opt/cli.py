@@ -254,7 +254,7 @@ def _add_run_parser(sub: Any) -> None:
         "--jobs", type=_positive_int, default=1, help="processes (independent seeded copies)"
     )
     run.add_argument(
-        "--executor", help="where bnb's tasks run: local (default) or dask (see `boggle-opt plugins`)"
+        "--executor", help="where bnb's and longword's tasks run: local (default) or dask (see `boggle-opt plugins`)"
     )
     run.add_argument(
         "--scheduler", metavar="tcp://HOST:PORT", help="an existing Dask cluster's scheduler (implies --executor dask)"

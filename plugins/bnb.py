@@ -42,13 +42,14 @@ from boggle_opt.core.errors import BoggleOptError
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.tree import cell_order
 from boggle_opt.executor import (
-    WINDOW_PER_WORKER, Done, ExecutorSession, ExecutorSettings, Failed, InlineSession, Split,
-    TaskRunner, WorkerSetup,
+    WINDOW_PER_WORKER, Done, Failed, Split, TaskRunner, WorkerSetup,
 )
 from boggle_opt.fingerprint import kernel_version
 from boggle_opt.options import check
 from boggle_opt.runrecords import RunFileError, check_boards, checked_pairs
 from boggle_opt.search import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
+
+from .local_executor import open_session
 
 #: marks this searcher's checkpoint records in a run file
 RECORD_KIND = "bnb"
@@ -206,7 +207,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             opts.time_budget or 0.0,
         )
         order = cell_order(geometry)
-        session = _open_session(problem, WorkerSetup(ClassContext, args, uuid.uuid4().hex))
+        session = open_session(problem, WorkerSetup(ClassContext, args, uuid.uuid4().hex))
         runner: TaskRunner[ClassTask, ClassResult] = TaskRunner(
             session, todo, split_lost=lambda t: t.split(buckets, order), max_retries=MAX_RETRIES,
         )
@@ -287,18 +288,6 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                 f"({', '.join(failed[:3])}{', ...' if len(failed) > 3 else ''}); "
                 "the run file has the rest, --resume tries them again"
             )
-
-
-def _open_session(problem: Problem, setup: WorkerSetup) -> ExecutorSession:
-    """The run's executor; one job on this machine needs no pool."""
-    executor = problem.executor
-    if executor is None or (getattr(executor, "name", "") == "local" and problem.jobs == 1):
-        if problem.jobs == 1:
-            return InlineSession(setup)
-        from .local_executor import LocalExecutor  # a Problem made by hand names no executor
-
-        return LocalExecutor(ExecutorSettings(problem.jobs)).open(setup)
-    return executor.open(setup)
 
 
 class _Stats:

@@ -19,12 +19,15 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from boggle_opt import hookimpl
 from boggle_opt.signals import quiet_worker
+
+if TYPE_CHECKING:
+    from boggle_opt.search import Problem
 from boggle_opt.executor import (
-    Done, ExecutorError, ExecutorSettings, Lost, TaskContext, WorkerSetup,
+    Done, ExecutorError, ExecutorSession, ExecutorSettings, InlineSession, Lost, TaskContext, WorkerSetup,
 )
 
 #: pool breaks with no task finished in between before the run gives up
@@ -177,6 +180,17 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         # its pipes close as it ends; left running, Python's exit hook may wake
         # it through a closed pipe ("Exception ignored ... handle is closed")
         manager.join(timeout=5)
+
+
+def open_session(problem: Problem, setup: WorkerSetup) -> ExecutorSession:
+    """The run's executor (``--executor``, ``--jobs``); one job on this
+    machine needs no pool, and a Problem made by hand names no executor."""
+    executor = problem.executor
+    if executor is None or (getattr(executor, "name", "") == "local" and problem.jobs == 1):
+        if problem.jobs == 1:
+            return InlineSession(setup)
+        return LocalExecutor(ExecutorSettings(problem.jobs)).open(setup)
+    return executor.open(setup)
 
 
 class LocalExecutor:

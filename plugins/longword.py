@@ -12,7 +12,8 @@ filled by a steepest-ascent climb that keeps the word's cells fixed.
 
 Paths are cut into chunks of ``CHUNK`` paths and words into slices of about
 ``TASK_BOARDS / CHUNK``; a slice of words with a chunk of paths is one task
-for the ``problem.jobs`` worker processes and one Checkpoint, so ``--resume``
+for the run's executor (``--jobs`` processes, or a Dask cluster: a task
+whose worker dies is retried, then reported) and one Checkpoint, so ``--resume``
 skips finished tasks and a budget stops a run within a task of it. Every board scoring at
 least the running best is reported, as found.
 
@@ -25,13 +26,11 @@ the running best is not placed at all (on ENABLE2K 4x4, 12% of the words).
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import time
+import uuid
 from collections import Counter
 from functools import cache
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -48,10 +47,12 @@ from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.paths import PlacementScorer, paths
 from boggle_opt.core.scorer import Scorer
 from boggle_opt.core.trie import PackedTrie
+from boggle_opt.executor import Done, ExecutorSession, Failed, InlineSession, TaskRunner, WorkerSetup
 from boggle_opt.options import check
 from boggle_opt.search import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 
-from .local_executor import stop_pool
+from .local_executor import open_session
+
 
 #: marks this searcher's checkpoint records in a run file
 RECORD_KIND = "longword"
@@ -62,10 +63,6 @@ TASK_BOARDS = 20_000
 #: the same for shorter words, whose every placement is a climb (about 1,000
 #: boards scored): one word along a few paths
 CHUNK_CLIMBS = 8
-#: tasks in flight per worker process
-WINDOW_PER_WORKER = 2
-#: seconds between Progress events while waiting on workers
-HEARTBEAT_SECONDS = 0.5
 #: the path enumeration keeps used cells in a 64-bit mask
 MAX_CELLS = 62
 
@@ -132,14 +129,25 @@ class LongWord(SearcherBase["LongWord.Options"]):
         if not words or len(done) == n_chunks:
             return
         floor = [best]
-        results = _results(todo, setup, problem.jobs, floor,
-                           lambda: problem.dictionary.scorer(geometry))
+        if problem.jobs <= 1 and getattr(problem.executor, "name", "local") == "local":
+            # in this process, its problem's scorer saves building a trie
+            scorer = problem.dictionary.scorer(geometry)
+            session: ExecutorSession = InlineSession(WorkerSetup(lambda: _Context(setup, scorer), (), "inline"))
+        else:
+            session = open_session(problem, WorkerSetup(_Context, (setup,), uuid.uuid4().hex))
+        # a task carries the running best as it is handed out: its floor
+        runner: TaskRunner[tuple[int, int], Result] = TaskRunner(session, ((i, floor[0]) for i in todo))
+        failed: list[int] = []
         try:
-            for item in results:
+            for item in runner.events():
                 if item is None:
                     yield Progress(stats.snapshot(best))
                     continue
-                task, boards, scored, skipped = item
+                if isinstance(item, Failed):
+                    failed.append(item.task[0])
+                    continue
+                assert isinstance(item, Done)  # no split_lost: a lost task is retried or fails
+                task, boards, scored, skipped = item.result
                 stats.add(task, scored, skipped)
                 for board, score in boards:
                     if score >= best:
@@ -152,7 +160,13 @@ class LongWord(SearcherBase["LongWord.Options"]):
                 if stats.due() or stats.done == stats.total:
                     yield Progress(stats.snapshot(best))
         finally:
-            results.close()
+            session.close()  # on a budget stop or Ctrl-C: stop the workers now
+        if failed:
+            raise BoggleOptError(
+                f"longword pass incomplete: {len(failed)} task(s) failed, their workers died each "
+                f"time (tasks {', '.join(map(str, failed[:3]))}{', ...' if len(failed) > 3 else ''}); "
+                "the run file has the rest, --resume tries them again"
+            )
 
 
 #: a task's result: its number, the boards reaching the floor, boards
@@ -254,6 +268,9 @@ class _Context:
         self.check_each = bool(cons.word) and len(cons.key) != setup.length or (
             cons.dice is not None and not full)
 
+    def run(self, task: tuple[int, int]) -> Result:
+        return self.solve(*task)
+
     def solve(self, task: int, floor: int) -> Result:
         """Task ``task``: a slice of words along a chunk of paths; words
         whose letter bound is below ``floor`` are skipped."""
@@ -341,63 +358,6 @@ def _climb(scorer: Scorer, board: str, need: Mapping[int, str], cons: Constraint
         if step is None:
             return board, score, used
         board, score = step
-
-
-_worker_context: _Context | None = None
-
-
-def _init_worker(setup: _Setup) -> None:
-    global _worker_context
-    _worker_context = _Context(setup)
-
-
-def _solve_in_worker(chunk: int, floor: int) -> Result:
-    assert _worker_context is not None, "worker not initialised"
-    return _worker_context.solve(chunk, floor)
-
-
-def _results(todo: Iterator[int], setup: _Setup, jobs: int, floor: list[int],
-             local_scorer: Callable[[], Scorer]) -> Generator[Result | None, None, None]:
-    """Each task's result as it finishes, here or in ``jobs`` workers (None
-    every ``HEARTBEAT_SECONDS`` while none does). ``floor[0]``, the running
-    best, is read as each task is handed out."""
-    if jobs <= 1:
-        context = _Context(setup, local_scorer())
-        for index in todo:
-            yield context.solve(index, floor[0])
-        return
-    retry: list[int] = []
-    exhausted = False
-    while True:
-        pool = ProcessPoolExecutor(jobs, mp_context=mp.get_context("spawn"),
-                                   initializer=_init_worker, initargs=(setup,))
-        pending: dict[Future[Result], int] = {}
-        try:
-            while True:
-                while len(pending) < WINDOW_PER_WORKER * jobs and (retry or not exhausted):
-                    task: int | None = retry.pop() if retry else next(todo, None)
-                    if task is None:
-                        exhausted = True
-                        break
-                    try:
-                        pending[pool.submit(_solve_in_worker, task, floor[0])] = task
-                    except BrokenProcessPool:
-                        retry.append(task)  # the pool broke since the last wait: not lost
-                        raise
-                if not pending:
-                    return
-                finished, _ = wait(pending, timeout=HEARTBEAT_SECONDS, return_when=FIRST_COMPLETED)
-                if not finished:
-                    yield None
-                for future in finished:
-                    result = future.result()  # BrokenProcessPool if a worker died
-                    del pending[future]
-                    yield result
-        except BrokenProcessPool:
-            # a worker was killed: rebuild the pool and hand its chunks out again
-            retry.extend(pending.values())
-        finally:
-            stop_pool(pool)  # now, even mid-chunk
 
 
 def _resumed(records: tuple[Mapping[str, Any], ...], label: str) -> tuple[set[int], list[tuple[str, int]]]:
