@@ -227,3 +227,12 @@ class InlineSession:
 
     def close(self) -> None:
         self.queue.clear()
+
+
+def failed_tasks_error(what: str, failed: Sequence[str]) -> BoggleOptError:
+    """The one-line error that ends a run some of whose tasks failed."""
+    names = ", ".join(failed[:3]) + (", ..." if len(failed) > 3 else "")
+    return BoggleOptError(
+        f"{what} incomplete: {len(failed)} task(s) failed, their workers died each time "
+        f"({names}); the run file has the rest, --resume tries them again"
+    )

@@ -38,11 +38,10 @@ from boggle_opt.board_classes import (
     parse_buckets,
 )
 from boggle_opt.class_tasks import ClassContext, ClassResult, ClassTask, Ledger, part_key, tasks_left
-from boggle_opt.core.errors import BoggleOptError
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.tree import cell_order
 from boggle_opt.executor import (
-    WINDOW_PER_WORKER, Done, Failed, Split, TaskRunner, WorkerSetup,
+    WINDOW_PER_WORKER, Done, Failed, Split, TaskRunner, WorkerSetup, failed_tasks_error,
 )
 from boggle_opt.fingerprint import kernel_version
 from boggle_opt.options import check
@@ -283,11 +282,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         finally:
             session.close()  # on a budget stop or Ctrl-C: stop the workers now
         if failed:
-            raise BoggleOptError(
-                f"proof incomplete: {len(failed)} task(s) failed, their workers died each time "
-                f"({', '.join(failed[:3])}{', ...' if len(failed) > 3 else ''}); "
-                "the run file has the rest, --resume tries them again"
-            )
+            raise failed_tasks_error("proof", failed)
 
 
 class _Stats:

@@ -47,7 +47,9 @@ from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.paths import PlacementScorer, paths
 from boggle_opt.core.scorer import Scorer
 from boggle_opt.core.trie import PackedTrie
-from boggle_opt.executor import Done, ExecutorSession, Failed, InlineSession, TaskRunner, WorkerSetup
+from boggle_opt.executor import (
+    Done, ExecutorSession, Failed, InlineSession, TaskRunner, WorkerSetup, failed_tasks_error,
+)
 from boggle_opt.options import check
 from boggle_opt.search import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 
@@ -162,11 +164,7 @@ class LongWord(SearcherBase["LongWord.Options"]):
         finally:
             session.close()  # on a budget stop or Ctrl-C: stop the workers now
         if failed:
-            raise BoggleOptError(
-                f"longword pass incomplete: {len(failed)} task(s) failed, their workers died each "
-                f"time (tasks {', '.join(map(str, failed[:3]))}{', ...' if len(failed) > 3 else ''}); "
-                "the run file has the rest, --resume tries them again"
-            )
+            raise failed_tasks_error("longword pass", [f"task {t}" for t in failed])
 
 
 #: a task's result: its number, the boards reaching the floor, boards

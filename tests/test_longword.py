@@ -258,7 +258,7 @@ def test_a_task_whose_worker_always_dies_is_retried_then_reported() -> None:
     problem = Problem(d, size_geometry("3x3"), executor=Losing())  # 98 paths: tasks 0 and 1
     events = LongWord(LongWord.Options()).search(problem, __import__("numpy").random.default_rng(1))
     chunks = []
-    with pytest.raises(BoggleOptError, match=r"longword pass incomplete: 1 task\(s\) failed, .*\(tasks 1\)"):
+    with pytest.raises(BoggleOptError, match=r"longword pass incomplete: 1 task\(s\) failed, .*\(task 1\)"):
         for event in events:
             if isinstance(event, Checkpoint) and "chunk" in event.record:
                 chunks.append(event.record["chunk"])
