@@ -272,4 +272,7 @@ def test_cli_4x4_starts_checkpoints_and_resumes(
     # two workers, a few classes in flight: the next classes of the sequence
     window = 2 * bnb.WINDOW_PER_WORKER
     assert set(new) <= set(sequence[: len(after) + window])
-    assert set(sequence[: len(after) - window]) <= set(after)
+    # every class before them is done, but for the few in flight when the
+    # budget ended the run (not always the last handed out: a worker slowed
+    # by a busy machine can hold an early class while the other runs on)
+    assert len(set(sequence[: len(after)]) - set(after)) <= window
