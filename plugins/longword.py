@@ -244,6 +244,15 @@ class _Setup:
     freqs: list[float]
     seed: int
 
+    def slice_words(self, part: int, floor: int) -> tuple[list[bytes], int]:
+        """Slice ``part`` of the words, and how many of them (a prefix: the
+        highest bounds come first) can reach ``floor``."""
+        start = part * self.per_task
+        words = self.words[start:start + self.per_task]
+        if self.bounds is None:
+            return words, len(words)
+        return words, sum(1 for b in self.bounds[start:start + len(words)] if b >= floor)
+
 
 class _Context:
     """Per-process state: scorer, paths and words of one run."""
@@ -274,11 +283,7 @@ class _Context:
         whose letter bound is below ``floor`` are skipped."""
         setup = self.setup
         part, first, count = _task_span(task, setup.chunk, self.n_paths)
-        words = setup.words[part * setup.per_task:(part + 1) * setup.per_task]
-        live = len(words)
-        if setup.bounds is not None:
-            bounds = setup.bounds[part * setup.per_task:part * setup.per_task + live]
-            live = sum(1 for b in bounds if b >= floor)  # highest first: a prefix
+        words, live = setup.slice_words(part, floor)
         skipped = (len(words) - live) * count
         words = words[:live]
         before = self.placer.scored
@@ -402,15 +407,8 @@ class _Stats:
 
     def boards_left(self, best: int) -> int:
         """Placements of the tasks not done whose word can still reach ``best``."""
-        setup, left = self.setup, 0
-        for part, paths in enumerate(self.paths_left):
-            words = setup.words[part * setup.per_task:(part + 1) * setup.per_task]
-            if setup.bounds is not None:
-                bounds = setup.bounds[part * setup.per_task:part * setup.per_task + len(words)]
-                left += paths * sum(1 for b in bounds if b >= best)
-            else:
-                left += paths * len(words)
-        return left
+        return sum(paths * self.setup.slice_words(part, best)[1]
+                   for part, paths in enumerate(self.paths_left))
 
     def due(self) -> bool:
         now = time.monotonic()
