@@ -115,6 +115,33 @@ def test_resume_skips_finished_classes(dictionary: Callable[[str, str], Dictiona
     assert len([r for r in later if "class" in r]) == len(classes)
 
 
+def test_a_class_whose_worker_always_dies_fails_the_proof_in_one_line(
+    dictionary: Callable[[str, str], Dictionary],
+) -> None:
+    """A lost class is split, and a piece that cannot be split (one board:
+    the class of a one-letter bucket) is retried, then reported; the proof
+    ends with a one-line error naming it, every other class checkpointed."""
+    from losing_executor import LosingExecutor
+
+    from boggle_opt.core.errors import BoggleOptError
+    from boggle_opt.executor import MAX_RETRIES
+
+    losing = LosingExecutor(lambda task: task.name == "0000")
+    d = dictionary("enable2k", "standard")
+    geometry = Geometry(2, 2)
+    searcher = BranchAndBound(BranchAndBound.Options(min_score=14, buckets="q abcdefghijklmnoprstuvwxyz"))
+    records: list[dict[str, Any]] = []
+    with pytest.raises(BoggleOptError, match=r"^proof incomplete: 1 task\(s\) failed, .*\(0000\); .*--resume"):
+        for ev in searcher.search(Problem(d, geometry, executor=losing), np.random.default_rng(1)):
+            if isinstance(ev, Checkpoint):
+                records.append(dict(ev.record))
+    assert losing.sessions[0].lost == MAX_RETRIES + 1
+    assert [(r["failed"], r["attempts"]) for r in records if "failed" in r] == [("0000", MAX_RETRIES + 1)]
+    space = ClassSpace(geometry, [2] * 4)
+    others = {class_name(c) for c in space.iterate(shuffled=False)} - {"0000"}
+    assert {r["class"] for r in records if "class" in r} == others
+
+
 def test_min_score_from_a_hill_climb(dictionary: Callable[[str, str], Dictionary]) -> None:
     d = dictionary("enable2k", "standard")
     geometry = Geometry(2, 2)

@@ -207,62 +207,27 @@ def test_a_stopped_run_resumes_to_the_same_boards(run_cli, tmp_path: Path) -> No
     assert best(again.stdout) == best(whole.stdout)
 
 
-class _LosingSession:
-    """Runs tasks here, but task 1's worker always dies under it."""
-
-    workers = 1
-
-    def __init__(self, setup) -> None:
-        self.context = setup.factory(*setup.args)
-        self.queue: list = []
-        self.lost = 0
-
-    def submit(self, task) -> None:
-        self.queue.append(task)
-
-    def collect(self, timeout: float) -> list:
-        from boggle_opt.executor import Done, Lost
-
-        out = []
-        for task in self.queue:
-            if task[0] == 1:
-                self.lost += 1
-                out.append(Lost(task, "a worker process died"))
-            else:
-                out.append(Done(task, self.context.run(task)))
-        self.queue = []
-        return out
-
-    def close(self) -> None:
-        pass
-
-
 def test_a_task_whose_worker_always_dies_is_retried_then_reported() -> None:
     """longword runs on the run's executor: a lost task comes back (twice),
     then the pass ends with a one-line error, its other tasks checkpointed."""
+    from losing_executor import LosingExecutor
+
     from boggle_opt.core.errors import BoggleOptError
     from boggle_opt.executor import MAX_RETRIES
     from boggle_opt.search import Checkpoint, Problem
 
-    sessions: list[_LosingSession] = []
-
-    class Losing:
-        name = "losing"
-
-        def open(self, setup) -> _LosingSession:
-            sessions.append(_LosingSession(setup))
-            return sessions[-1]
+    losing = LosingExecutor(lambda task: task[0] == 1)
 
     words = ["seventies", "relations", "stainless", "retaining", "sat", "tea", "eat", "its", "ties"]
     d = Dictionary("small", words, _standard())
-    problem = Problem(d, size_geometry("3x3"), executor=Losing())  # 98 paths: tasks 0 and 1
+    problem = Problem(d, size_geometry("3x3"), executor=losing)  # 98 paths: tasks 0 and 1
     events = LongWord(LongWord.Options()).search(problem, __import__("numpy").random.default_rng(1))
     chunks = []
     with pytest.raises(BoggleOptError, match=r"longword pass incomplete: 1 task\(s\) failed, .*\(task 1\)"):
         for event in events:
             if isinstance(event, Checkpoint) and "chunk" in event.record:
                 chunks.append(event.record["chunk"])
-    assert chunks == [0] and sessions[0].lost == MAX_RETRIES + 1
+    assert chunks == [0] and losing.sessions[0].lost == MAX_RETRIES + 1
 
 
 def test_dask_gives_the_local_boards(run_cli, tmp_path: Path) -> None:
