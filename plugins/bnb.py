@@ -61,9 +61,7 @@ DEFAULT_SWITCH = 1.5
 #: model (3x4 default buckets: 27,135 classes costed in about 2 s); more come
 #: lazily in the fixed shuffled order of ``ClassSpace``
 COST_ORDER_MAX = 50_000
-#: times a task may be lost (its worker died) and retried as it is, when it
-#: cannot be split, before it is reported as failed
-MAX_RETRIES = 2
+
 
 class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
     """Branch and bound: prove which boards score at least min-score, over every board."""
@@ -208,7 +206,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         order = cell_order(geometry)
         session = open_session(problem, WorkerSetup(ClassContext, args, uuid.uuid4().hex))
         runner: TaskRunner[ClassTask, ClassResult] = TaskRunner(
-            session, todo, split_lost=lambda t: t.split(buckets, order), max_retries=MAX_RETRIES,
+            session, todo, split_lost=lambda t: t.split(buckets, order),
         )
         stats.runner = runner
         failed: list[str] = []
