@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from . import runrecords
 from .boards import size_geometry
 from .class_tasks import Ledger
 from .core.errors import BoggleOptError
@@ -55,27 +56,9 @@ class RunRecord:
 
 
 def read_records(path: str) -> RunRecord:
-    """Parse a run file; a torn last line (a killed run) is skipped."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        raise ReportError(f"cannot read run file {path!r}: {reason}") from None
-    records: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            if number == len(lines):
-                break
-            raise ReportError(f"run file {path!r} line {number} is not JSON") from None
-        if isinstance(record, dict):
-            records.append(record)
+    """Parse a run file (``runrecords.read_records`` checks every line)."""
+    records = runrecords.read_records(path)
     starts = [r for r in records if r.get("type") == "start"]
-    if not starts or not isinstance(starts[0].get("settings"), dict):
-        raise ReportError(f"{path!r} is not a boggle-opt run file (no start record)")
     run = RunRecord(path, dict(starts[0]["settings"]), started=str(starts[0].get("time", "")))
     offset_s, offset_e = 0.0, 0
     seg_s, seg_e = 0.0, 0

@@ -19,7 +19,7 @@ from typing import Any
 
 from .driver import RunState, StopRun
 from .events import event_record, finish_record, progress_record, start_record
-from .runrecords import RunFileError as RunFileError, check_record
+from .runrecords import RunFileError as RunFileError, read_records
 from .search import Event
 
 
@@ -145,28 +145,9 @@ class PastRun:
 
 
 def read_run_file(path: str) -> PastRun:
-    """Parse a run file for ``--resume``; a torn last line (a kill) is skipped."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RunFileError(f"cannot read run file {path!r}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise RunFileError(f"run file {path!r} is not text (byte {exc.start})") from None
-    lines = text.splitlines()
-    records: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
-            if number == len(lines):
-                break  # written half-way when the run was killed
-            raise RunFileError(f"run file {path!r} line {number} is not JSON") from None
-        records.append(check_record(record, f"run file {path!r} line {number}"))
+    """Parse a run file for ``--resume``."""
+    records = read_records(path)
     starts = [r for r in records if r.get("type") == "start"]
-    if not starts or not isinstance(starts[0].get("settings"), dict):
-        raise RunFileError(f"{path!r} is not a boggle-opt run file (no start record)")
     past = PastRun(settings=starts[0]["settings"], segments=len(starts))
     # time and evaluations add up over segments; a killed segment counts up
     # to its last record

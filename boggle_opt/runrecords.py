@@ -9,8 +9,10 @@ version may write more).
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from .core.errors import BoggleOptError
@@ -19,6 +21,33 @@ from .core.geometry import Geometry
 
 class RunFileError(BoggleOptError):
     """A run file that cannot be written or read back."""
+
+
+def read_records(path: str) -> list[dict[str, Any]]:
+    """Every record of a run file, checked, the first a start record; a torn
+    last line (written half-way when the run was killed) is skipped."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RunFileError(f"cannot read run file {path!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise RunFileError(f"run file {path!r} is not text (byte {exc.start})") from None
+    lines = text.splitlines()
+    records: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            if number == len(lines):
+                break
+            raise RunFileError(f"run file {path!r} line {number} is not JSON") from None
+        records.append(check_record(record, f"run file {path!r} line {number}"))
+    starts = [r for r in records if r.get("type") == "start"]
+    if not starts:
+        raise RunFileError(f"{path!r} is not a boggle-opt run file (no start record)")
+    return records
 
 
 def _is_int(value: Any) -> bool:
