@@ -8,7 +8,6 @@ the arguments or a run file, run by its ``Driver``) and ``bound`` (in
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -23,7 +22,7 @@ from .dice_command import add_constraint_options
 from .dice_command import add_parser as add_dice_parser
 from .plan_command import add_parser as add_plan_parser
 from .core import COMPILED
-from .core.errors import BoardError, BoggleOptError
+from .core.errors import BoggleOptError
 from .dictionary import ENV_NO_CACHE
 from .options import as_dict, describe
 from .plugin_loader import ENV_PLUGINS, FAILED, LOADED, load_plugins, request_plugins

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import html
 import io
-import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field

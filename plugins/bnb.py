@@ -40,9 +40,7 @@ from boggle_opt.board_classes import (
 from boggle_opt.class_tasks import ClassContext, ClassResult, ClassTask, Ledger, part_key, tasks_left
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.tree import cell_order
-from boggle_opt.executor import (
-    WINDOW_PER_WORKER, Done, Failed, Split, TaskRunner, WorkerSetup, failed_tasks_error,
-)
+from boggle_opt.executor import Done, Failed, Split, TaskRunner, WorkerSetup, failed_tasks_error
 from boggle_opt.fingerprint import kernel_version
 from boggle_opt.options import check
 from boggle_opt.runrecords import RunFileError, check_boards, checked_pairs

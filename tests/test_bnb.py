@@ -21,6 +21,7 @@ from boggle_opt import class_tasks
 from boggle_opt.board_classes import BUCKETS_2, BUCKETS_3, ClassSpace, cell_buckets, class_name, parse_buckets
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary import Dictionary, to_key
+from boggle_opt.executor import WINDOW_PER_WORKER
 from boggle_opt.plugin_loader import Registries
 from boggle_opt.plugins import bnb
 from boggle_opt.plugins.bnb import BranchAndBound
@@ -297,7 +298,7 @@ def test_cli_4x4_starts_checkpoints_and_resumes(
     new = after[len(before):]
     assert len(new) >= 20 and len(set(after)) == len(after)  # none redone
     # two workers, a few classes in flight: the next classes of the sequence
-    window = 2 * bnb.WINDOW_PER_WORKER
+    window = 2 * WINDOW_PER_WORKER
     assert set(new) <= set(sequence[: len(after) + window])
     # every class before them is done, but for the few in flight when the
     # budget ended the run (not always the last handed out: a worker slowed

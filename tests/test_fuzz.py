@@ -14,7 +14,6 @@ import io
 import json
 import os
 import string
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 

@@ -16,7 +16,6 @@ from boggle_opt import defaults, runs
 from boggle_opt.analysis import analyse
 from boggle_opt.dictionary import Dictionary, load_dictionary
 from boggle_opt.core.errors import PluginError
-from boggle_opt.driver import RunState
 from boggle_opt.options import OptionError
 from boggle_opt.plugin_loader import Registries
 from boggle_opt.runfile import read_run_file
