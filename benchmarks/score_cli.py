@@ -34,18 +34,21 @@ from pathlib import Path
 
 import numpy as np
 
+from boggle_opt.core.errors import WordListError
+from boggle_opt.wordlists.research import ENV, find_wordlist
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 BOARD = "perslatgsineters"
 
 
 def find_enable2k() -> Path:
-    env = [p for p in os.environ.get("BOGGLE_OPT_WORDLISTS", "").split(os.pathsep) if p]
-    for folder in [*env, str(REPO.parent / "shared" / "wordlists")]:
-        path = Path(folder) / "enable2k.txt"
-        if path.is_file():
-            return path
-    raise SystemExit("enable2k.txt not found: set BOGGLE_OPT_WORDLISTS to its folder")
+    """Where the CLI finds it, or beside the repository in ``../shared``."""
+    os.environ.setdefault(ENV, str(REPO.parent / "shared" / "wordlists"))
+    try:
+        return find_wordlist("enable2k")
+    except WordListError as exc:
+        raise SystemExit(str(exc)) from None
 
 
 def cli() -> str:

@@ -22,22 +22,24 @@ from pathlib import Path
 import numpy as np
 
 import boggle_opt
+from boggle_opt.core.errors import WordListError
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.scorer import Scorer
 from boggle_opt.dictionary import Dictionary
 from boggle_opt.plugin_loader import load_plugins
 from boggle_opt.wordlist import clean_words, read_word_file
+from boggle_opt.wordlists.research import ENV, find_wordlist
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def find_enable2k() -> Path:
-    env = [p for p in os.environ.get("BOGGLE_OPT_WORDLISTS", "").split(os.pathsep) if p]
-    for folder in [*env, str(REPO.parent / "shared" / "wordlists")]:
-        path = Path(folder) / "enable2k.txt"
-        if path.is_file():
-            return path
-    raise SystemExit("enable2k.txt not found: set BOGGLE_OPT_WORDLISTS to its folder")
+    """Where the CLI finds it, or beside the repository in ``../shared``."""
+    os.environ.setdefault(ENV, str(REPO.parent / "shared" / "wordlists"))
+    try:
+        return find_wordlist("enable2k")
+    except WordListError as exc:
+        raise SystemExit(str(exc)) from None
 
 
 def peak_rss_mb() -> float:
