@@ -11,9 +11,9 @@ import resource
 import time
 from typing import Any, TextIO
 
-from . import defaults
 from .boards import make_geometry
 from .board_classes import letter_mask, parse_class
+from .cli_args import add_rule_and_wordlist
 from .core.branch import ClassSolver
 from .core.errors import BoardError
 from .core.geometry import infer_size, parse_size
@@ -33,9 +33,7 @@ def add_parser(sub: Any) -> None:
         "cls", metavar="CLASS", help="one letter set per cell, column-major, e.g. \"lnrsy aeiou ...\""
     )
     p.add_argument("--size", help="CxR (default: square root of the number of sets)")
-    p.add_argument("--rule", default=defaults.RULE, help=f"scoring rule (default: {defaults.RULE})")
-    p.add_argument("--wordlist", default=defaults.WORDLIST,
-                   help=f"word list name or file (default: {defaults.WORDLIST}, the embedded list)")
+    add_rule_and_wordlist(p)
     p.add_argument("--order", help="cell order, nearest the root first, e.g. 4,5,1,3,7,0,2,6,8")
     p.add_argument(
         "--min-score", type=int, help="also explore the class: list its boards scoring at least this"

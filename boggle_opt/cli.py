@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from . import __version__, defaults
 from .bound_command import add_parser as add_bound_parser
+from .cli_args import positive_int, seconds
 from .dice_command import add_constraint_options
 from .dice_command import add_parser as add_dice_parser
 from .plan_command import add_parser as add_plan_parser
@@ -211,26 +212,6 @@ def _report(
 # -- the parser ---------------------------------------------------------------
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0 seconds, got {text}")
-    return value
-
-
 def _score(text: str) -> int:
     try:
         return int(text)
@@ -250,7 +231,7 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument("--wordlist", help="word list name or file (default: embedded)")
     run.add_argument("--seed", type=int, help="random seed (default: a fresh one, shown)")
     run.add_argument(
-        "--jobs", type=_positive_int, default=1, help="processes (independent seeded copies)"
+        "--jobs", type=positive_int, default=1, help="processes (independent seeded copies)"
     )
     run.add_argument(
         "--executor", help="where bnb's and longword's tasks run: local (default) or dask (see `boggle-opt plugins`)"
@@ -268,8 +249,8 @@ def _add_run_parser(sub: Any) -> None:
         help="a searcher option; repeat for several",
     )
     add_constraint_options(run)
-    run.add_argument("--time", type=_seconds, help="stop after this many seconds")
-    run.add_argument("--evals", type=_positive_int, help="stop after this many boards scored")
+    run.add_argument("--time", type=seconds, help="stop after this many seconds")
+    run.add_argument("--evals", type=positive_int, help="stop after this many boards scored")
     run.add_argument("--target", type=_score, help="stop once a board scores this much")
     run.add_argument("--out", help="append a JSON-lines record of the run to this file")
     run.add_argument(
@@ -278,7 +259,7 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument(
         "--report", metavar="FILE", help="write an HTML report of the run to FILE at the end"
     )
-    run.add_argument("--top", type=_positive_int, default=10, help="boards to list (default 10)")
+    run.add_argument("--top", type=positive_int, default=10, help="boards to list (default 10)")
     run.add_argument(
         "--progress",
         choices=STYLES,

@@ -26,6 +26,7 @@ from . import defaults
 from .board_classes import ClassSpace, count_classes
 from .boards import size_geometry
 from .class_tasks import ClassContext, ClassResult, ClassTask
+from .cli_args import add_rule_and_wordlist, positive_int
 from .core.errors import BoggleOptError
 from .dictionary import load_dictionary
 from .options import make_options
@@ -44,28 +45,17 @@ def add_parser(sub: Any) -> None:
                     "proof: CPU-hours, wall time on K workers, the largest task's memory, the split.",
     )
     p.add_argument("--size", default=defaults.SIZE, help=f"board size CxR (default: {defaults.SIZE})")
-    p.add_argument("--wordlist", default=defaults.WORDLIST, help="word list name or file (default: embedded)")
-    p.add_argument("--rule", default=defaults.RULE, help=f"scoring rule (default: {defaults.RULE})")
+    add_rule_and_wordlist(p)
     p.add_argument("-o", "--option", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
                    help="a bnb option (buckets, corner-buckets, switch, switch-score); repeatable")
-    p.add_argument("--min-score", type=_positive, required=True, help="the proof's min score")
-    p.add_argument("--sample", type=_positive, default=20, help="classes to solve (default 20)")
-    p.add_argument("--workers", type=_positive, default=os.cpu_count() or 1,
+    p.add_argument("--min-score", type=positive_int, required=True, help="the proof's min score")
+    p.add_argument("--sample", type=positive_int, default=20, help="classes to solve (default 20)")
+    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
                    help="workers for the wall-time estimate (default: this machine's cores)")
-    p.add_argument("--worker-memory", type=_positive, default=2000, metavar="MB",
+    p.add_argument("--worker-memory", type=positive_int, default=2000, metavar="MB",
                    help="memory of one worker, for the split (default 2000 MB)")
     p.add_argument("--seed", type=int, default=1, help="seed of the sample (default 1)")
     p.set_defaults(run=cmd_plan)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
 
 
 def draw(space: ClassSpace, total: int, n: int, rng: np.random.Generator) -> list[tuple[int, ...]]:

@@ -18,8 +18,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from . import defaults
 from .boards import geometry_for
+from .cli_args import add_rule_and_wordlist
 from .core.errors import BoardError
 from .core.geometry import Geometry
 from .core.scorer import Scorer
@@ -35,12 +35,7 @@ def add_parser(sub: Any) -> None:
         "boards", nargs="+", metavar="BOARD", help="letters in column-major order; - reads stdin"
     )
     score.add_argument("--size", help="CxR (default: square root of the board length)")
-    score.add_argument(
-        "--rule", default=defaults.RULE, help=f"scoring rule (default: {defaults.RULE})"
-    )
-    score.add_argument(
-        "--wordlist", default=defaults.WORDLIST, help="word list name or file (default: embedded)"
-    )
+    add_rule_and_wordlist(score)
     score.add_argument("--words", action="store_true", help="list the words and their paths")
     score.add_argument(
         "--multi", action="store_true", help="add Multi-Boggle and de-duplicated Multi columns"

@@ -13,8 +13,8 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import defaults
 from .boards import geometry_for
+from .cli_args import add_rule_and_wordlist
 from .core.errors import BoggleOptError
 from .core.geometry import Geometry
 from .dictionary import load_dictionary
@@ -38,10 +38,7 @@ def add_parser(sub: Any) -> None:
     show.add_argument("--top", type=int, default=3, help="words drawn without --word (default 3)")
     show.add_argument("--svg", metavar="FILE", help="also write the picture as an SVG file")
     show.add_argument("--size", help="CxR (default: square root of the board length)")
-    show.add_argument("--rule", default=defaults.RULE, help=f"scoring rule (default: {defaults.RULE})")
-    show.add_argument(
-        "--wordlist", default=defaults.WORDLIST, help="word list name or file (default: embedded)"
-    )
+    add_rule_and_wordlist(show)
     show.set_defaults(run=cmd_show)
 
 
