@@ -115,7 +115,7 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
         return RunSpec.build(
             ns.searcher, regs, options=dict(ns.option),
             size=ns.size or defaults.SIZE, rule=ns.rule or defaults.RULE,
-            wordlist=ns.wordlist or defaults.WORDLIST, seed=ns.seed, budget=given, jobs=ns.jobs,
+            wordlist=ns.wordlist or defaults.WORDLIST, seed=ns.seed, budget=given, jobs=ns.jobs or 1,
             fix=ns.fix, word=ns.word, dice=ns.dice,
             executor=ns.executor, scheduler=ns.scheduler,
         )
@@ -231,7 +231,8 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument("--wordlist", help="word list name or file (default: embedded)")
     run.add_argument("--seed", type=int, help="random seed (default: a fresh one, shown)")
     run.add_argument(
-        "--jobs", type=positive_int, default=1, help="processes (independent seeded copies)"
+        "--jobs", type=positive_int,
+        help="processes (independent seeded copies; default 1, or a resumed run's own)"
     )
     run.add_argument(
         "--executor", help="where bnb's and longword's tasks run: local (default) or dask (see `boggle-opt plugins`)"

@@ -141,6 +141,8 @@ class PastRun:
     checkpoints: list[Mapping[str, Any]] = field(default_factory=list)
     elapsed: float = 0.0
     evaluations: int = 0
+    #: the processes of the last segment, which a resume without --jobs keeps
+    jobs: int = 1
 
 
 def read_run_file(path: str) -> PastRun:
@@ -157,6 +159,7 @@ def read_run_file(path: str) -> PastRun:
             past.elapsed += seg_elapsed
             past.evaluations += seg_evals
             seg_elapsed, seg_evals = 0.0, 0
+            past.jobs = int(r["settings"].get("jobs") or 1)
         elif kind == "improved":
             past.boards.append((str(r["board"]), int(r["score"])))
         elif kind == "checkpoint":

@@ -70,6 +70,8 @@ def check_record(record: Any, where: str) -> dict[str, Any]:
     _need(isinstance(kind, str), where, "no \"type\" field")
     if kind == "start":
         _need(isinstance(record.get("settings"), dict), where, "\"settings\" is not an object")
+        jobs = record["settings"].get("jobs")
+        _need(jobs is None or (_is_int(jobs) and jobs >= 1), where, "'jobs' is not a whole number >= 1")
     elif kind == "improved":
         _need(isinstance(record.get("board"), str), where, "\"board\" is not a string")
         _need(_is_int(record.get("score")), where, "\"score\" is not a whole number")

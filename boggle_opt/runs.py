@@ -147,11 +147,12 @@ class RunSpec:
 
     @classmethod
     def resuming(
-        cls, path: str, registries: Registries, *, budget: Budget | None = None, jobs: int = 1,
+        cls, path: str, registries: Registries, *, budget: Budget | None = None, jobs: int | None = None,
         executor: str | None = None, scheduler: str | None = None,
     ) -> RunSpec:
         """The run recorded in the run file ``path``, to continue it (with a new
-        ``budget``, or what its own had left)."""
+        ``budget``, or what its own had left; on ``jobs`` processes, or as many
+        as its last segment)."""
         past = read_run_file(path)
         settings = past.settings
         check_settings(settings, path)
@@ -167,7 +168,7 @@ class RunSpec:
             rule=str(settings.get("rule") or defaults.RULE),
             wordlist=str(settings.get("wordlist") or defaults.WORDLIST),
             seed=int(settings["seed"]) if settings.get("seed") is not None else None,
-            budget=budget, jobs=jobs, resume=past,
+            budget=budget, jobs=jobs or past.jobs, resume=past,
             fix=limits.get("fix"), word=limits.get("word"), dice=limits.get("dice"),
             executor=executor, scheduler=scheduler,
         )

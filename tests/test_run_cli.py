@@ -159,6 +159,28 @@ def test_killed_run_leaves_valid_jsonl_and_resumes(run_cli, cli_env, tmp_path):
     assert "seed 1" in r.stdout and "hillclimb" in r.stdout
 
 
+def test_resume_keeps_the_last_segments_jobs(run_cli, tmp_path):
+    """A resumed run runs on as many processes as its last segment (it once
+    fell back to one, halving a long --jobs 2 pass), unless --jobs says."""
+    out = tmp_path / "run.jsonl"
+    r = run_cli("run", *SMALL, "--jobs", "2", "--evals", "2000", "--out", str(out), "--progress", "none")
+    assert r.returncode == 0, r.stderr
+    again = ["run", "--resume", str(out), "--evals", "2000", "--progress", "none"]
+    for given, expected in [([], 2), (["--jobs", "1"], 1), ([], 1)]:
+        r = run_cli(*again, *given)
+        assert r.returncode == 0, r.stderr
+        assert f"jobs {expected}" in r.stdout
+        assert records(out)[-1]["type"] == "finish"
+        assert [x["settings"]["jobs"] for x in records(out) if x["type"] == "start"][-1] == expected
+    lines = out.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["settings"]["jobs"] = "two"
+    out.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    r = run_cli(*again)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1
+    assert "line 1: 'jobs' is not a whole number >= 1" in r.stderr
+
+
 def test_jobs_two_merges_workers(run_cli):
     # one climb per worker: the run ends only when both have finished
     r = run_cli("run", *SMALL, "-o", "restarts", "1", "--jobs", "2", "--progress", "jsonl")
