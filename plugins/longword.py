@@ -47,9 +47,7 @@ from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.paths import PlacementScorer, paths
 from boggle_opt.core.scorer import Scorer
 from boggle_opt.core.trie import PackedTrie
-from boggle_opt.executor import (
-    Done, Failed, TaskRunner, WorkerSetup, failed_tasks_error,
-)
+from boggle_opt.executor import Done, Failed, TaskRunner, WorkerSetup, failed_tasks_error
 from boggle_opt.options import check
 from boggle_opt.search import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 
@@ -143,7 +141,8 @@ class LongWord(SearcherBase["LongWord.Options"]):
                     failed.append(item.task[0])
                     continue
                 assert isinstance(item, Done)  # no split_lost: a lost task is retried or fails
-                task, boards, scored, skipped = item.result
+                task = item.task[0]
+                boards, scored, skipped = item.result
                 stats.add(task, scored, skipped)
                 for board, score in boards:
                     if score >= best:
@@ -161,9 +160,9 @@ class LongWord(SearcherBase["LongWord.Options"]):
             raise failed_tasks_error("longword pass", [f"task {t}" for t in failed])
 
 
-#: a task's result: its number, the boards reaching the floor, boards
-#: scored, and placements skipped by the letter bound
-Result = tuple[int, list[tuple[str, int]], int, int]
+#: a task's result: the boards reaching the floor, boards scored, and
+#: placements skipped by the letter bound
+Result = tuple[list[tuple[str, int]], int, int]
 
 
 def _task_span(task: int, chunk: int, n_paths: int) -> tuple[int, int, int]:
@@ -287,9 +286,9 @@ class _Context:
         if setup.length == self.n and not self.check_each:
             boards = self.placer.score_chunk(
                 self.flat, setup.length, first, count, words, "a" * self.n, floor)
-            return task, boards, self.placer.scored - before, skipped
+            return boards, self.placer.scored - before, skipped
         boards, scored = self._solve_each(task, words, first, count, floor)
-        return task, boards, scored, skipped
+        return boards, scored, skipped
 
     def _solve_each(self, chunk: int, words: list[bytes], first: int, count: int, floor: int
                     ) -> tuple[list[tuple[str, int]], int]:

@@ -117,13 +117,13 @@ def test_words_below_the_running_best_are_skipped_not_scored() -> None:
                    [1 / 26] * 26, 1)
     context = _Context(setup)
     paths = context.n_paths
-    _, boards, scored, skipped = context.solve(0, ranked[0][0] + 1)
+    boards, scored, skipped = context.solve(0, ranked[0][0] + 1)
     assert (boards, scored, skipped) == ([], 0, paths * len(sixes))
-    _, boards, scored, skipped = context.solve(0, -1)
+    boards, scored, skipped = context.solve(0, -1)
     assert scored == paths * len(sixes) and skipped == 0 and boards
     # a floor between the bounds: only the words that can reach it are placed
     middle = ranked[len(ranked) // 2][0]
-    _, _, scored, skipped = context.solve(0, middle)
+    _, scored, skipped = context.solve(0, middle)
     assert scored == paths * sum(1 for b, _ in ranked if b >= middle)
     assert skipped == paths * sum(1 for b, _ in ranked if b < middle)
 
