@@ -186,9 +186,9 @@ def open_session(problem: Problem, setup: WorkerSetup) -> ExecutorSession:
     """The run's executor (``--executor``, ``--jobs``); one job on this
     machine needs no pool, and a Problem made by hand names no executor."""
     executor = problem.executor
-    if executor is None or (getattr(executor, "name", "") == "local" and problem.jobs == 1):
-        if problem.jobs == 1:
-            return InlineSession(setup)
+    if problem.jobs == 1 and (executor is None or getattr(executor, "name", "") == "local"):
+        return InlineSession(setup)
+    if executor is None:
         return LocalExecutor(ExecutorSettings(problem.jobs)).open(setup)
     return executor.open(setup)
 
