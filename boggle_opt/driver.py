@@ -23,6 +23,7 @@ else:  # imported on first use (boggle_opt.lazy)
 
 from .constraints import require_support
 from .core.errors import BoggleOptError
+from .main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
 from .search import Event, Improved, Problem, Progress, Searcher, Stat
 
 if TYPE_CHECKING:
@@ -202,30 +203,44 @@ class Driver:
                 "several jobs need a run specification to rebuild the problem in worker "
                 "processes (Driver.from_spec)"
             )
+        refuse_in_starting_worker()
+        refuse_unguarded()
         ctx = mp.get_context("spawn")
         events: Any = ctx.Queue()
         stop = ctx.Event()
         seeds = self.seed_sequence().spawn(self.jobs)
+        # by file, not down spawn's pipe (a resumed run's spec can be big)
+        parcel = Parcel((spec, type(self.searcher), self.searcher.options))
         procs = [
             ctx.Process(
                 target=_worker,
-                args=(i, spec, type(self.searcher), self.searcher.options, seeds[i], events, stop),
+                args=(i, parcel, seeds[i], events, stop),
                 daemon=True,
             )
             for i in range(self.jobs)
         ]
-        for p in procs:
-            p.start()
         counts = [0] * self.jobs
         running = self.jobs
+        ready: set[int] = set()
         try:
+            for p in procs:
+                try:
+                    p.start()
+                except OSError:  # the pipe to a worker that died reading its arguments
+                    raise _start_failed(procs) from None
             while running:
                 try:
                     worker, evals, ev = events.get(timeout=0.2)
                 except queue.Empty:
                     self._check_time()
+                    unready = [p for i, p in enumerate(procs) if i not in ready]
+                    if any(p.exitcode is not None for p in unready) and events.empty():
+                        raise _start_failed(unready)
                     if not any(p.is_alive() for p in procs) and events.empty():
                         raise BoggleOptError("worker processes ended without reporting")
+                    continue
+                if isinstance(ev, str) and ev == _READY:
+                    ready.add(worker)
                     continue
                 if ev is None:  # worker done
                     running -= 1
@@ -240,9 +255,12 @@ class Driver:
         finally:
             stop.set()
             for p in procs:
+                if p.pid is None:
+                    continue  # never started
                 p.join(timeout=5)
                 if p.is_alive():
                     p.terminate()
+            parcel.remove()
 
     # -- shared ------------------------------------------------------------
 
@@ -283,6 +301,19 @@ class Driver:
             raise _Stop
 
 
+#: a worker's first message: it started (one that ends before saying so could not start)
+_READY = "ready"
+
+
+def _start_failed(procs: Sequence[Any]) -> BoggleOptError:
+    """The one-line error for workers that ended before they were ready; their
+    exit status may name the cause (a main script without a guard)."""
+    for p in procs:
+        if p.pid is not None:
+            p.join(timeout=1)  # a worker that is ending has its exit status in a moment
+    return start_failed(p.exitcode for p in procs if p.pid is not None)
+
+
 def _close(events: Iterator[Event]) -> None:
     # a generator's finally blocks run now, not whenever it is collected
     close = getattr(events, "close", None)
@@ -292,15 +323,15 @@ def _close(events: Iterator[Event]) -> None:
 
 def _worker(
     index: int,
-    spec: RunSpec,
-    searcher_cls: Any,
-    options: Any,
+    parcel: Parcel[tuple[RunSpec, Any, Any]],
     seed: np.random.SeedSequence,
     events: Any,
     stop: Any,
 ) -> None:
     """One independently seeded copy of a searcher, in its own process."""
+    events.put((index, 0, _READY))
     try:
+        spec, searcher_cls, options = parcel.load()
         problem = spec.worker_problem()
         searcher = searcher_cls(options)
         gen: Iterator[Event] = searcher.search(problem, np.random.default_rng(seed))

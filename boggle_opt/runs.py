@@ -25,6 +25,7 @@ from .dictionary import Dictionary, load_dictionary
 from .driver import Budget, Consumer, Driver, RunState
 from .executor import Executor, ExecutorSettings
 from .fingerprint import check_resume, fingerprint
+from .main_guard import refuse_in_starting_worker, refuse_unguarded
 from .options import as_dict, make_options
 from .plugin_loader import load_plugins
 from .registry import Registries
@@ -330,6 +331,9 @@ def search(
     result then has ``stop_reason == "interrupted"``. ``fix``, ``word`` and
     ``dice`` are the constraints of ``--fix``, ``--word`` and ``--dice``.
     """
+    refuse_in_starting_worker()
+    if jobs > 1:  # said at once, not after building the word list
+        refuse_unguarded()
     regs = registries if registries is not None else load_plugins()
     spec = RunSpec.build(
         searcher, regs, options=options or {}, size=size, rule=rule, wordlist=wordlist,

@@ -22,6 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from boggle_opt import hookimpl
+from boggle_opt.main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
 from boggle_opt.signals import quiet_worker
 from boggle_opt.executor import (
     Done, ExecutorError, ExecutorSession, ExecutorSettings, InlineSession, Lost, TaskContext, WorkerSetup,
@@ -37,10 +38,16 @@ _context: TaskContext | None = None
 _started: Any = None  # the queue on which a worker says which task it starts
 
 
-def _init_worker(setup: WorkerSetup, started: Any) -> None:
+#: the task number with which a worker says it has started (it is ready)
+_READY = -1
+
+
+def _init_worker(parcel: Parcel[WorkerSetup], started: Any) -> None:
     global _context, _started
     quiet_worker()
     _started = started
+    started.put((os.getpid(), _READY))
+    setup = parcel.load()
     _context = setup.factory(*setup.args)
 
 
@@ -54,7 +61,11 @@ class LocalSession:
     """``jobs`` worker processes; rebuilt whenever one of them dies."""
 
     def __init__(self, setup: WorkerSetup, jobs: int) -> None:
+        refuse_in_starting_worker()
+        refuse_unguarded()
         self.setup = setup
+        # the setup (a word list: megabytes) goes by file, not down spawn's pipe
+        self.parcel = Parcel(setup)
         self.jobs = jobs
         # a SimpleQueue writes at once: a worker killed right after starting a task has said so
         self.started: Any = mp.get_context("spawn").SimpleQueue()
@@ -68,6 +79,8 @@ class LocalSession:
         self.restarts = 0
         #: pool breaks since a task last finished
         self.breaks_in_a_row = 0
+        #: worker processes that got as far as their initializer
+        self.ready: set[int] = set()
 
     @property
     def workers(self) -> int:
@@ -77,7 +90,7 @@ class LocalSession:
         # spawn: fork would copy whatever the parent holds
         return ProcessPoolExecutor(
             self.jobs, mp_context=mp.get_context("spawn"),
-            initializer=_init_worker, initargs=(self.setup, self.started),
+            initializer=_init_worker, initargs=(self.parcel, self.started),
         )
 
     def submit(self, task: Any) -> None:
@@ -89,13 +102,26 @@ class LocalSession:
             # the next collect sorts it out with the tasks the pool held
             future = Future()
             future.set_exception(exc)
+        except OSError:  # spawn's pipe to a worker that died before reading it
+            self.processes.update(self.pool._processes or {})
+            self.close()
+            raise self._start_failed() from None
         self.pending[future] = (number, task)
         self.processes.update(self.pool._processes or {})  # no public way before 3.14
 
     def _drain(self) -> None:
         while not self.started.empty():
             pid, number = self.started.get()
-            self.running_on[number] = pid
+            if number == _READY:
+                self.ready.add(pid)
+            else:
+                self.running_on[number] = pid
+
+    def _start_failed(self) -> ExecutorError:
+        """The one-line error for a pool none of whose workers ever started."""
+        for proc in self.processes.values():
+            proc.join(timeout=1)  # a worker that is ending has its exit status in a moment
+        return ExecutorError(str(start_failed(proc.exitcode for proc in self.processes.values())))
 
     def _culprits(self, lost: list[tuple[int, Any]]) -> set[int]:
         """The numbers of the lost tasks that were running in a worker that
@@ -131,6 +157,11 @@ class LocalSession:
                 self.pending[future] = (number, task)  # sorted out with the rest below
             except Exception as exc:  # a bug in the task: one line, not a traceback
                 raise ExecutorError(f"a task failed in a worker process: {type(exc).__name__}: {exc}") from exc
+        if broken and not self.ready:
+            # no worker got as far as starting: a fresh pool would fail the same way
+            error = self._start_failed()
+            self.close()
+            raise error
         if broken:
             self.breaks_in_a_row += 1
             if self.breaks_in_a_row > MAX_BREAKS_IN_A_ROW:
@@ -163,6 +194,7 @@ class LocalSession:
         self.pending.clear()
         stop_pool(self.pool)
         self.started.close()
+        self.parcel.remove()
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
