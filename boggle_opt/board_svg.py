@@ -3,10 +3,10 @@
 One drawing for ``show --svg`` and the report. The SVG is self-contained (no
 fonts, images or styles fetched; generic font families only) and light, for
 a paper or a web page. Boards are column-major (cell ``x * rows + y``); a
-``q`` cell is drawn "Qu". Each cell is a ``<g class="cell" data-cell="i">``
-holding its square and letter; the path is a ``<polyline class="path">``
-through the centres of its cells in spelling order, with an arrowhead half
-way along each step and a ring round the first cell.
+``q`` cell is drawn "Qu". Each cell is a ``<rect class="cell" data-cell="i">``
+and a ``<text class="letter" data-cell="i">``; the path is a ``<polyline class="path">``
+through the centres of its cells in spelling order (under the letters), with
+an arrowhead along each step and a ring round the first cell.
 """
 
 from __future__ import annotations
@@ -81,9 +81,11 @@ def _n(v: float) -> str:
 
 
 def _arrowhead(a: tuple[float, float], b: tuple[float, float]) -> str:
-    """A filled arrowhead half way from ``a`` to ``b``, pointing at ``b``."""
+    """A filled arrowhead past half way from ``a`` to ``b``, pointing at ``b``: further
+    on a diagonal, so the heads of two diagonals crossing at their middles stay apart."""
     angle = math.atan2(b[1] - a[1], b[0] - a[0])
-    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    at = 0.68 if a[0] != b[0] and a[1] != b[1] else 0.55
+    mx, my = a[0] + (b[0] - a[0]) * at, a[1] + (b[1] - a[1]) * at
     length, half = 11.0, 6.5
     cos, sin = math.cos(angle), math.sin(angle)
     tip = (mx + cos * length / 2, my + sin * length / 2)
@@ -117,7 +119,7 @@ def _panel(geometry: Geometry, panel: Panel) -> list[str]:
         letters.append(
             f'<text class="letter" data-cell="{cell}" x="{_n(cx)}" y="{_n(cy)}" text-anchor="middle" '
             f'dominant-baseline="central" font-size="{26 if shown != "Qu" else 22}" font-weight="600" '
-            f'fill="{INK}" stroke="{fill}" stroke-width="7" stroke-linejoin="round" '
+            f'fill="{INK}" stroke="{fill}" stroke-width="8" stroke-linejoin="round" '
             f'paint-order="stroke">{shown}</text>'
         )
     if path:
