@@ -118,6 +118,20 @@ def test_other_searchers_checkpoints_are_not_a_proof(tmp_path):
     assert "<h2>Proof</h2>" not in text and "545 points" in text
 
 
+def test_report_when_the_word_list_is_gone(tmp_path):
+    """The boards are still drawn (no path), with a note why their words are not listed."""
+    path = tmp_path / "run.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [
+        {"type": "start", "settings": {"searcher": "hillclimb", "size": "3x3",
+                                       "wordlist": str(tmp_path / "gone.txt")}},
+        {"type": "improved", "board": "streaedlp", "score": 545, "elapsed": 1.0, "evaluations": 9},
+    ]) + "\n")
+    text = report.render(report.read_records(str(path)))
+    assert "Words not listed:" in text and "gone.txt" in text
+    assert "545 points" in text and text.count('class="board"') == 1
+    assert "<polyline" not in text and '<li><span class="w">' not in text
+
+
 def test_show_a_found_board(runs, run_cli, tmp_path):
     """The proof's best board drawn with a word's path, and the same picture as SVG."""
     run = report.read_records(str(runs["proof"]))
