@@ -150,17 +150,22 @@ def _panel(geometry: Geometry, panel: Panel) -> list[str]:
     return out
 
 
-def panels_svg(geometry: Geometry, panels: Sequence[Panel], *, title: str = "", per_row: int = 3) -> str:
-    """Several boards of one size in one picture, ``per_row`` to a row, under an optional title."""
+def panels_svg(
+    geometry: Geometry, panels: Sequence[Panel], *, title: str = "", subtitle: str = "", per_row: int = 3
+) -> str:
+    """Several boards of one size in one picture, ``per_row`` to a row, under an optional
+    title (bold) and subtitle."""
     if not panels:
         raise ValueError("nothing to draw")
     captions = max((bool(p.caption) + bool(p.note)) for p in panels)
     pw, ph = _panel_size(geometry, captions)
     cols = min(per_row, len(panels))
     rows = math.ceil(len(panels) / cols)
-    top = 34 if title else 0
+    top = (34 if title else 0) + (20 if subtitle else 0)
     margin, space = 8, 18
     width = 2 * margin + cols * pw + (cols - 1) * space
+    # wide enough for the title (an estimate: SVG text does not wrap or measure itself)
+    width = max(width, 2 * margin + math.ceil(max(len(title) * 17, len(subtitle) * 13) * 0.6))
     height = 2 * margin + top + rows * ph + (rows - 1) * space
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{width}" height="{height}" '
@@ -171,6 +176,11 @@ def panels_svg(geometry: Geometry, panels: Sequence[Panel], *, title: str = "", 
         out.append(
             f'<text class="title" x="{margin}" y="{margin + 20}" font-size="17" font-weight="700" '
             f'fill="{INK}">{escape(title)}</text>'
+        )
+    if subtitle:
+        out.append(
+            f'<text class="subtitle" x="{margin}" y="{margin + top - 12}" font-size="13" '
+            f'fill="{MUTED}">{escape(subtitle)}</text>'
         )
     for i, panel in enumerate(panels):
         r, c = divmod(i, cols)

@@ -152,8 +152,8 @@ def svg_picture(
               "not in the word list" if w.points is None else f"{w.points} point{'s' * (w.points != 1)}")
         for w in words
     ] or [Panel(board)]
-    title = f"{board} · {score:,} points, {n_words:,} words · {geometry.size} · {label}"
-    return panels_svg(geometry, panels, title=title)
+    return panels_svg(geometry, panels, title=f"{board}: {score:,} points, {n_words:,} words",
+                      subtitle=f"{geometry.size} · {label}")
 
 
 def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
