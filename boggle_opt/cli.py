@@ -169,7 +169,7 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
             print(f"{PROG}: error: {writer.error}", file=sys.stderr)
             return 1  # no report from a run file that could not be written
         if ns.report is not None and path is not None:
-            write_report(path, ns.report)
+            write_report(path, ns.report, regs)
             out.write(f"# report: {ns.report}\n")
     return INTERRUPTED if state.stop_reason == "interrupted" else 0
 

@@ -1,7 +1,8 @@
 """``boggle-opt report``: one self-contained HTML page about a run, from its run file.
 
 The page has the run's settings, how it ended, the best boards drawn as
-grids, the best score over time, and for a proof (``bnb``) the classes done,
+grids (``board_svg``, with the longest word's path) and their words with
+their points, longest first, the best score over time, and for a proof (``bnb``) the classes done,
 pruned at the root and split, a histogram of the time per class and the
 boards found. Plots are matplotlib figures written as inline SVG (text as
 paths), the styles are inline: no script, no font, nothing fetched, so the
@@ -15,12 +16,13 @@ import argparse
 import html
 import io
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import runrecords
+from . import defaults, runrecords
+from .board_svg import board_svg
 from .boards import size_geometry
 from .class_tasks import Ledger
 from .core.errors import BoggleOptError
@@ -28,6 +30,9 @@ from .core.geometry import Geometry
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+
+    from .core.scorer import FoundWord
+    from .registry import Registries
 
 TOP = 12  # best boards drawn
 
@@ -150,16 +155,55 @@ def class_time_svg(seconds: Sequence[float]) -> str:
     return _svg(fig)
 
 
-def board_html(geometry: Geometry, board: str) -> str:
-    """A board as a grid of cells (rows top to bottom; boards are column-major)."""
-    rows = []
-    for y in range(geometry.rows):
-        cells = "".join(
-            f"<td>{'Qu' if board[geometry.cell(x, y)] == 'q' else board[geometry.cell(x, y)].upper()}</td>"
-            for x in range(geometry.cols)
+def board_words(
+    settings: Mapping[str, Any], registries: Registries | None
+) -> tuple[Callable[[str], list[FoundWord]] | None, str]:
+    """A function board -> its words (longest first), from the run's word list and rule;
+    else None and why not (the list may be absent where the report is made)."""
+    from .dictionary import load_dictionary
+
+    try:
+        dictionary = load_dictionary(
+            str(settings.get("wordlist") or defaults.WORDLIST),
+            str(settings.get("rule") or defaults.RULE),
+            registries,
         )
-        rows.append(f"<tr>{cells}</tr>")
-    return f'<table class="board">{"".join(rows)}</table>'
+        scorer = dictionary.scorer(size_geometry(str(settings.get("size", "4x4"))))
+    except BoggleOptError as exc:
+        return None, str(exc)
+
+    def words(board: str) -> list[FoundWord]:
+        return sorted(scorer.words(board), key=lambda w: (-len(w.word), -w.points, w.word))
+
+    return words, ""
+
+
+def board_card(
+    geometry: Geometry, rank: int, board: str, score: int, count: int | None,
+    words: list[FoundWord] | None,
+) -> str:
+    """One best board: drawn with its longest word's path, then all its words with their points."""
+    longest = words[0] if words else None
+    if longest is not None:
+        pts = f"{longest.points} point{'s' * (longest.points != 1)}"
+        picture = board_svg(geometry, board, longest.path, caption=longest.word.upper(),
+                            note=f"longest word, {pts}")
+    else:
+        picture = board_svg(geometry, board)
+    if count is None and words is not None:
+        count = len(words)
+    counted = f", {count:,} words" if count is not None else ""
+    head = (f'<div class="score">#{rank}: {score:,} points{counted}</div>'
+            f"<code>{html.escape(board)}</code>")
+    listing = ""
+    if words:
+        items = "".join(
+            f'<li><span class="w">{html.escape(w.word)}</span> <span class="p">{w.points}</span></li>'
+            for w in words
+        )
+        listing = (f'<details{" open" * (rank == 1)}><summary>{len(words):,} words, longest first, '
+                   f'with their points</summary><ol class="words">{items}</ol></details>')
+    return f'<div class="best"><div class="pic">{picture}</div><div class="info">{head}{listing}</div></div>'
 
 
 def ranked_boards(run: RunRecord, geometry: Geometry) -> list[tuple[str, int, int | None]]:
@@ -179,11 +223,13 @@ padding:0 1em;color:#1d1d1f;background:#fff}
 h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:1.8em;border-bottom:1px solid #ddd}
 .sub{color:#666}table.kv td{padding:.1em 1.2em .1em 0;vertical-align:top}
 table.kv td:first-child{color:#555}
-.boards{display:flex;flex-wrap:wrap;gap:1.2em}.card{text-align:center}
-table.board{border-collapse:collapse;margin:0 auto .3em}
-table.board td{width:2.1em;height:2.1em;text-align:center;font-weight:700;border:1px solid #888;
-background:#fdf6e3;font-family:ui-monospace,monospace}
-.card .score{font-weight:700}.card code{font-size:.85em}
+.best{display:flex;gap:1.4em;align-items:flex-start;margin:1em 0 1.6em}.pic{flex:none}
+.best .score{font-weight:700;font-size:1.1em}.best code{font-size:.9em}.info{flex:1;min-width:0}
+.info summary{cursor:pointer;color:#444;margin:.4em 0}
+ol.words{list-style:none;padding:0;margin:0;columns:10em;column-gap:1.5em;font-size:.9em}
+ol.words li{break-inside:avoid;display:flex;justify-content:space-between;border-bottom:1px solid #f0f0f0}
+ol.words .p{color:#666;font-variant-numeric:tabular-nums}
+@media screen{ol.words{max-height:26em;overflow:auto}}
 .fig svg{max-width:100%;height:auto}
 table.list{border-collapse:collapse}table.list td,table.list th{padding:.15em .8em;
 border-bottom:1px solid #eee;text-align:left}
@@ -248,8 +294,9 @@ def _proof_section(run: RunRecord) -> str:
     return "\n".join(parts)
 
 
-def render(run: RunRecord) -> str:
-    """The report page for a parsed run file."""
+def render(run: RunRecord, registries: Registries | None = None) -> str:
+    """The report page for a parsed run file (``registries`` to find its word list and rule;
+    without them the plugins are loaded)."""
     s = run.settings
     try:
         geometry = size_geometry(str(s.get("size", "4x4")))
@@ -275,14 +322,14 @@ def render(run: RunRecord) -> str:
         ("improvements recorded", f"{len(run.improved):,}"),
     ]
     boards = ranked_boards(run, geometry)
-    cards = []
-    for rank, (board, score, words) in enumerate(boards[:TOP], 1):
-        count = f", {words:,} words" if words is not None else ""
-        cards.append(
-            f'<div class="card">{board_html(geometry, board)}<div class="score">#{rank}: '
-            f"{score:,} points{count}</div><code>{html.escape(board)}</code></div>"
-        )
-    best_html = f'<div class="boards">{"".join(cards)}</div>' if cards else "<p>No boards found.</p>"
+    find_words, why = board_words(s, registries) if boards else (None, "")
+    cards = [
+        board_card(geometry, rank, board, score, words,
+                   find_words(board) if find_words is not None else None)
+        for rank, (board, score, words) in enumerate(boards[:TOP], 1)
+    ]
+    missing = f'<p class="sub">Words not listed: {html.escape(why)}</p>' if why else ""
+    best_html = missing + "".join(cards) if cards else "<p>No boards found.</p>"
     plot = (
         f'<div class="fig">{best_over_time_svg(run.improved, run.elapsed)}</div>'
         if run.improved else "<p>No improvements recorded.</p>"
@@ -310,9 +357,9 @@ report made {made}</p>
 """
 
 
-def write_report(run_file: str, out: str) -> None:
+def write_report(run_file: str, out: str, registries: Registries | None = None) -> None:
     """Read ``run_file`` and write its report to ``out``."""
-    page = render(read_records(run_file))
+    page = render(read_records(run_file), registries)
     try:
         Path(out).write_text(page, encoding="utf-8")
     except OSError as exc:
@@ -332,7 +379,7 @@ def add_parser(sub: Any) -> None:
     report.set_defaults(run=cmd_report)
 
 
-def cmd_report(ns: argparse.Namespace, regs: object, out: TextIO) -> int:
-    write_report(ns.run_file, ns.output)
+def cmd_report(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
+    write_report(ns.run_file, ns.output, regs)
     out.write(f"wrote {ns.output}\n")
     return 0

@@ -2,14 +2,13 @@
 
 Each word gets its own copy of the grid: the cells of its path are numbered
 in the order they are spelled and highlighted, the others dimmed; below it
-the word's points (or that the word list lacks it). Drawn with rich, whose
-recorded console also writes the same picture as an SVG file (``--svg``).
+the word's points (or that the word list lacks it). Drawn with rich; ``--svg``
+writes the board and each word's path as a self-contained picture (``board_svg``).
 """
 
 from __future__ import annotations
 
 import argparse
-import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -36,7 +35,7 @@ def add_parser(sub: Any) -> None:
         help="draw this word's path (repeatable; default: the board's best-scoring words)",
     )
     show.add_argument("--top", type=int, default=3, help="words drawn without --word (default 3)")
-    show.add_argument("--svg", metavar="FILE", help="also write the picture as an SVG file")
+    show.add_argument("--svg", metavar="FILE", help="also write the board and the paths as an SVG picture")
     show.add_argument("--size", help="CxR (default: square root of the board length)")
     add_rule_and_wordlist(show)
     show.set_defaults(run=cmd_show)
@@ -142,9 +141,28 @@ def word_paths(
     return out
 
 
+def svg_picture(
+    geometry: Geometry, board: str, score: int, n_words: int, label: str, words: list[WordPath]
+) -> str:
+    """The picture ``--svg`` writes: one grid per word with its path, or the bare board."""
+    from .board_svg import Panel, panels_svg
+
+    panels = [
+        Panel(board, w.path, w.word.upper(),
+              "not in the word list" if w.points is None else f"{w.points} point{'s' * (w.points != 1)}")
+        for w in words
+    ] or [Panel(board)]
+    return panels_svg(geometry, panels, title=f"{board}: {score:,} points, {n_words:,} words",
+                      subtitle=f"{geometry.size} · {label}")
+
+
 def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     from rich.console import Console
 
+    from .board_svg import check_output, write_svg
+
+    if ns.svg:
+        check_output(ns.svg)  # a bad path fails before anything is drawn
     if ns.top < 0:
         raise BoggleOptError(f"--top must be >= 0, got {ns.top}")
     geometry = geometry_for(ns.board, ns.size)
@@ -156,10 +174,6 @@ def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     drawing = picture(geometry, board, scorer.score(board), len(found), dictionary.label, words)
     Console(file=out, highlight=False).print(drawing)
     if ns.svg:
-        recorder = Console(record=True, width=100, file=io.StringIO(), force_terminal=True)
-        recorder.print(drawing)
-        try:
-            recorder.save_svg(ns.svg, title=f"boggle-opt show {board}")
-        except OSError as exc:
-            raise BoggleOptError(f"cannot write {ns.svg!r}: {exc.strerror}") from None
+        write_svg(ns.svg, svg_picture(geometry, board, scorer.score(board), len(found),
+                                      dictionary.label, words))
     return 0
