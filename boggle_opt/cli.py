@@ -191,10 +191,21 @@ def _report(
         + (f"; constraints {spec.constraints.describe()}" if spec.constraints.active else "")
         + "\n"
     )
+    from .runrecords import describe_budget
+
+    budget = describe_budget(vars(state.budget))
     out.write(
         f"# stopped: {state.stop_reason}; {state.evaluations:,} evaluations "
-        f"in {state.elapsed():.1f} s\n"
+        f"in {state.elapsed():.1f} s (this segment's budget: {budget})\n"
     )
+    if spec.resume is not None:
+        # this segment above; the run as a whole here (earlier segments from the run file)
+        past = spec.resume
+        out.write(
+            f"# all {past.segments + 1} segments of the run: "
+            f"{past.evaluations + state.evaluations:,} evaluations in "
+            f"{past.elapsed + state.elapsed():.1f} s\n"
+        )
     ranked = state.ranked()
     if not ranked:
         out.write("# no boards found\n")

@@ -24,7 +24,7 @@ else:  # imported on first use (boggle_opt.lazy)
 from .constraints import require_support
 from .core.errors import BoggleOptError
 from .main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
-from .search import Event, Improved, Problem, Progress, Searcher, Stat
+from .search import Checkpoint, Event, Improved, Problem, Progress, Searcher, Stat, Stopping
 
 if TYPE_CHECKING:
     from .runs import RunSpec
@@ -190,9 +190,26 @@ class Driver:
             for ev in events:
                 self.state.evaluations = self.problem.evaluations
                 self._handle(ev)
+        except (_Stop, StopRun, KeyboardInterrupt):
+            self._last_checkpoint(events)
+            raise
         finally:
             _close(events)
             self.state.evaluations = self.problem.evaluations
+
+    def _last_checkpoint(self, events: Iterator[Event]) -> None:
+        """Let a stopped searcher yield its state once more (``Stopping``), so a
+        resumed run continues from where this one stopped."""
+        throw = getattr(events, "throw", None)
+        if throw is None:
+            return
+        try:
+            ev = throw(Stopping())
+        except (Stopping, StopIteration):
+            return  # a searcher that keeps no state
+        if isinstance(ev, Checkpoint):
+            for c in self.consumers:
+                c.event(ev, self.state)
 
     # -- several processes -------------------------------------------------
 
@@ -249,6 +266,8 @@ class Driver:
                     raise BoggleOptError(f"worker {worker}: {type(ev).__name__}: {ev}")
                 counts[worker] = evals
                 self.state.evaluations = sum(counts)
+                if isinstance(ev, Checkpoint):  # a resumed copy continues from its own state
+                    ev = Checkpoint({**ev.record, "copy": worker})
                 if isinstance(ev, Progress) and self.jobs > 1:
                     ev = Progress({**ev.stats, "worker": worker})
                 self._handle(ev)
@@ -333,6 +352,8 @@ def _worker(
     try:
         spec, searcher_cls, options = parcel.load()
         problem = spec.worker_problem()
+        # its own checkpoints (and those of a run on one process): not its siblings'
+        problem.resumed = tuple(r for r in problem.resumed if r.get("copy", index) == index)
         searcher = searcher_cls(options)
         gen: Iterator[Event] = searcher.search(problem, np.random.default_rng(seed))
         for ev in gen:

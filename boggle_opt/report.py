@@ -57,6 +57,8 @@ class RunRecord:
     elapsed: float = 0.0
     evaluations: int = 0
     stats: Mapping[str, Any] = field(default_factory=dict)
+    #: each segment's budget, use and stop reason, oldest first
+    history: list[runrecords.Segment] = field(default_factory=list)
 
 
 def read_records(path: str) -> RunRecord:
@@ -96,6 +98,10 @@ def read_records(path: str) -> RunRecord:
     except (KeyError, TypeError, ValueError) as exc:
         raise ReportError(f"run file {path!r} has a malformed record: {exc}") from None
     run.elapsed, run.evaluations = offset_s + seg_s, offset_e + seg_e
+    run.history = runrecords.segments_of(records)
+    # how the run ended is how its last segment did (a killed one has no finish)
+    last = run.history[-1].stop_reason
+    run.stop_reason = last if last is not None else RunRecord.stop_reason
     return run
 
 
@@ -294,6 +300,21 @@ def _proof_section(run: RunRecord) -> str:
     return "\n".join(parts)
 
 
+def _segments_table(run: RunRecord) -> str:
+    """Each segment's budget and use, and the run's total."""
+    rows = []
+    for i, seg in enumerate(run.history, 1):
+        stop = seg.stop_reason if seg.stop_reason is not None else "no finish record (killed, or still running)"
+        cells = (str(i), seg.started, runrecords.describe_budget(seg.budget), stop,
+                 f"{seg.evaluations:,}", f"{seg.elapsed:,.1f} s", f"{seg.best:,}" if seg.best >= 0 else "")
+        rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+    total = (f"<tr><th>total</th><th></th><th></th><th></th><th>{run.evaluations:,}</th>"
+             f"<th>{run.elapsed:,.1f} s</th><th></th></tr>")
+    head = ("<tr><th>segment</th><th>started</th><th>budget</th><th>stopped</th>"
+            "<th>evaluations</th><th>time</th><th>best by its end</th></tr>")
+    return f'<h3>Segments</h3><table class="list segments">{head}{"".join(rows)}{total}</table>'
+
+
 def render(run: RunRecord, registries: Registries | None = None) -> str:
     """The report page for a parsed run file (``registries`` to find its word list and rule;
     without them the plugins are loaded)."""
@@ -312,11 +333,11 @@ def render(run: RunRecord, registries: Registries | None = None) -> str:
         ("size", geometry.size),
         ("seed", s.get("seed", "")),
         ("jobs", s.get("jobs", 1)),
-        ("budget", ", ".join(f"{k} {v}" for k, v in (s.get("budget") or {}).items() if v is not None)
-         or "none"),
+        ("budget", runrecords.describe_budget(runrecords.segment_budget(s)) if run.segments < 2
+         else "per segment (below)"),
     ]
     ending = [
-        ("stopped", run.stop_reason),
+        ("stopped" if run.segments < 2 else "stopped (last segment)", run.stop_reason),
         ("time", f"{run.elapsed:,.1f} s over {run.segments} segment{'s' * (run.segments != 1)}"),
         ("evaluations", f"{run.evaluations:,}"),
         ("improvements recorded", f"{len(run.improved):,}"),
@@ -348,6 +369,7 @@ report made {made}</p>
 {_kv(settings)}
 <h2>Outcome</h2>
 {_kv(ending)}
+{_segments_table(run)}
 <h2>Best boards</h2>
 {best_html}
 <h2>Best score over time</h2>

@@ -18,7 +18,7 @@ from typing import Any
 
 from .driver import RunState, StopRun
 from .events import event_record, finish_record, progress_record, start_record
-from .runrecords import RunFileError as RunFileError, read_records
+from .runrecords import RunFileError as RunFileError, Segment, read_records, segments_of
 from .search import Event
 
 
@@ -143,13 +143,17 @@ class PastRun:
     evaluations: int = 0
     #: the processes of the last segment, which a resume without --jobs keeps
     jobs: int = 1
+    #: each segment's budget, use and stop reason, oldest first
+    history: list[Segment] = field(default_factory=list)
+    path: str = ""
 
 
 def read_run_file(path: str) -> PastRun:
     """Parse a run file for ``--resume``."""
     records = read_records(path)
     starts = [r for r in records if r.get("type") == "start"]
-    past = PastRun(settings=starts[0]["settings"], segments=len(starts))
+    past = PastRun(settings=starts[0]["settings"], segments=len(starts),
+                   history=segments_of(records), path=path)
     # time and evaluations add up over segments; a killed segment counts up
     # to its last record
     seg_elapsed, seg_evals = 0.0, 0

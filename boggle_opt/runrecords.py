@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -124,3 +125,82 @@ def checked_pairs(value: Any, where: str) -> list[tuple[str, int]]:
               and _is_int(item[1]), where, f"{str(item)[:40]} is not a [board, score] pair")
         pairs.append((item[0], item[1]))
     return pairs
+
+
+@dataclass
+class Segment:
+    """One segment of a run (a fresh run, or one ``--resume``), as its records say."""
+
+    #: the segment's own budget (``seconds``, ``evaluations``, ``target``; None: no limit)
+    budget: dict[str, float | None]
+    started: str = ""
+    elapsed: float = 0.0
+    evaluations: int = 0
+    #: None if the segment has no finish record (killed, or still running)
+    stop_reason: str | None = None
+    #: the best score the run had reached by the segment's end (-1: none)
+    best: int = -1
+
+
+def segment_budget(settings: Any) -> dict[str, float | None]:
+    """A start record's budget, with anything that is not a number dropped
+    (only the first start's settings are checked strictly)."""
+    raw = settings.get("budget") if isinstance(settings, dict) else None
+    raw = raw if isinstance(raw, dict) else {}
+    return {name: raw[name] if _is_number(raw.get(name)) else None
+            for name in ("seconds", "evaluations", "target")}
+
+
+def segments_of(records: list[dict[str, Any]]) -> list[Segment]:
+    """The segments of checked records (``read_records``), oldest first; a
+    killed segment counts up to its last record."""
+    segments: list[Segment] = []
+    best = -1
+    for r in records:
+        kind = r.get("type")
+        if kind == "start":
+            segments.append(Segment(segment_budget(r.get("settings")), str(r.get("time", "")), best=best))
+            continue
+        if not segments:
+            continue
+        seg = segments[-1]
+        if kind in ("improved", "progress", "finish"):
+            seg.elapsed = max(seg.elapsed, float(r.get("elapsed", 0.0)))
+            seg.evaluations = max(seg.evaluations, int(r.get("evaluations", 0)))
+        if kind == "improved":
+            best = max(best, int(r["score"]))
+            seg.best = best
+        elif kind == "finish":
+            seg.stop_reason = str(r.get("stop_reason", ""))
+    return segments
+
+
+def describe_budget(budget: Mapping[str, Any]) -> str:
+    """A budget as a person reads it: ``50,000 evaluations, 60 s``; ``none`` if unlimited."""
+    parts = []
+    if budget.get("evaluations") is not None:
+        parts.append(f"{int(budget['evaluations']):,} evaluations")
+    if budget.get("seconds") is not None:
+        parts.append(f"{float(budget['seconds']):g} s")
+    if budget.get("target") is not None:
+        parts.append(f"target {int(budget['target']):,}")
+    return ", ".join(parts) or "none (to the end)"
+
+
+def latest_state(records: tuple[Mapping[str, Any], ...], kind: str, size: str) -> Mapping[str, Any] | None:
+    """The state a local search checkpointed (``{"kind": kind, "size": size,
+    "state": {...}}``) that a resumed run continues from: the one with the
+    highest best score, the latest of those (several ``--jobs`` copies each
+    write their own). None if there is none (a fresh run, or a run file of a
+    version that did not checkpoint local searches)."""
+    chosen: Mapping[str, Any] | None = None
+    top = -1
+    for rec in records:
+        state = rec.get("state")
+        if rec.get("kind") != kind or rec.get("size") != size or not isinstance(state, dict):
+            continue
+        best = state.get("best")
+        score = best[1] if isinstance(best, list) and len(best) == 2 and _is_int(best[1]) else -1
+        if score >= top:
+            chosen, top = state, score
+    return chosen

@@ -31,7 +31,7 @@ from .plugin_loader import load_plugins
 from .registry import Registries
 from .runfile import PastRun, RunFileWriter, read_run_file
 from .runlock import run_lock
-from .runrecords import check_boards, check_settings
+from .runrecords import check_boards, check_settings, describe_budget
 from .search import Event, Problem, Searcher
 
 __all__ = ["PreparedRun", "RunSpec", "SearchResult", "default_budget", "search"]
@@ -43,15 +43,23 @@ def default_budget(cls: type[Searcher]) -> Budget:
 
 
 def remaining_budget(past: PastRun) -> Budget:
-    """What a resumed run's budget had left (a run file records its budget and use)."""
-    old = past.settings.get("budget") or {}
-    seconds = old.get("seconds")
-    evals = old.get("evaluations")
-    return Budget(
-        None if seconds is None else max(1.0, seconds - past.elapsed),
-        None if evals is None else max(1, evals - past.evaluations),
-        old.get("target"),
-    )
+    """What a resumed run given no budget runs for: what its last segment's
+    budget had left. A budget that is used up (or a target reached) is a
+    one-line error naming the flags that give the new segment one."""
+    if not past.history:
+        return Budget()
+    last = past.history[-1]
+    old = last.budget
+    seconds, evals, target = old["seconds"], old["evaluations"], old["target"]
+    left_seconds = None if seconds is None else seconds - last.elapsed
+    left_evals = None if evals is None else int(evals) - last.evaluations
+    if ((left_seconds is not None and left_seconds <= 0) or (left_evals is not None and left_evals < 1)
+            or (target is not None and last.best >= target)):
+        raise BoggleOptError(
+            f"run file {past.path!r}: its last segment used its whole budget ({describe_budget(old)}); "
+            "give the resumed run one: --time SECONDS, --evals N or --target SCORE"
+        )
+    return Budget(left_seconds, left_evals, None if target is None else int(target))
 
 
 @dataclass(frozen=True)
@@ -191,15 +199,18 @@ class RunSpec:
         if dictionary is None:
             dictionary = load_dictionary(self.wordlist, self.rule, registries)
         resumed = tuple(self.resume.checkpoints) if self.resume is not None else ()
+        known = tuple(self.resume.boards) if self.resume is not None else ()
         executor = None
         if self.executor_class is not None:
             executor = self.executor_class(ExecutorSettings(self.jobs, self.scheduler))
         return Problem(dictionary, self.geometry, jobs=self.jobs, resumed=resumed,
-                       target=self.budget.target, constraints=self.constraints, executor=executor)
+                       target=self.budget.target, constraints=self.constraints, executor=executor,
+                       known=known)
 
     def worker_problem(self) -> Problem:
-        """The problem as one of ``jobs`` independent copies rebuilds it, in its own process."""
-        return dataclasses.replace(self, jobs=1, resume=None).problem()
+        """The problem as one of ``jobs`` independent copies rebuilds it, in its own
+        process (with the run it resumes: each copy continues from a checkpoint)."""
+        return dataclasses.replace(self, jobs=1).problem()
 
     def record(self, wordlist_label: str) -> dict[str, Any]:
         """The run's settings as the run file records them."""

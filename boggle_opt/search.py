@@ -68,6 +68,19 @@ class Checkpoint:
 
 Event = Union[Improved, Progress, Checkpoint]
 
+#: seconds between the checkpoints of a local search's state (a run killed
+#: outright loses at most this much of its work; a run stopped any other way
+#: checkpoints as it stops, see ``Stopping``)
+CHECKPOINT_SECONDS = 30.0
+
+
+class Stopping(Exception):
+    """Thrown into a searcher's generator when the driver stops it (budget,
+    target, Ctrl-C, a consumer's ``StopRun``). A searcher may catch it and
+    yield one last ``Checkpoint`` (its state, for ``--resume``); anything
+    else it yields then is ignored. A searcher that does not catch it needs
+    nothing more: the driver expects it back."""
+
 
 class Problem:
     """What a searcher works on: a board size and a scored dictionary.
@@ -85,6 +98,7 @@ class Problem:
         target: int | None = None,
         constraints: Constraints | None = None,
         executor: Executor | None = None,
+        known: tuple[tuple[str, int], ...] = (),
     ) -> None:
         self.dictionary = dictionary
         self.geometry = geometry
@@ -92,6 +106,8 @@ class Problem:
         self.jobs = jobs
         #: checkpoint records of the run being resumed, oldest first
         self.resumed = resumed
+        #: boards (and scores) the earlier segments of a resumed run reported
+        self.known = known
         #: the run's ``--target`` score, if any (the driver stops there anyway)
         self.target = target
         #: what every reported board must satisfy (``--fix``, ``--word``, ``--dice``)
@@ -119,6 +135,15 @@ class Problem:
         """
         self.evaluations += 25 * self.geometry.n
         return self._scorer.neighbourhood(board)
+
+    def known_best(self) -> tuple[str, int] | None:
+        """The best board an earlier segment of a resumed run reported, if any:
+        a local search resumes from at least that (ties: the first reported)."""
+        best: tuple[str, int] | None = None
+        for board, score in self.known:
+            if best is None or score > best[1]:
+                best = (board, score)
+        return best
 
     def allowed(self, board: str) -> bool:
         """True if ``board`` meets the constraints (not counted as an evaluation)."""

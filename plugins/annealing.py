@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import math
-from collections.abc import Callable, Generator, Iterator
+import time
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass, field
 
 if TYPE_CHECKING:
@@ -16,7 +17,10 @@ else:  # imported on first use (boggle_opt.lazy)
 from boggle_opt import hookimpl
 from boggle_opt.boards import A, random_letters, steepest_step
 from boggle_opt.options import check
-from boggle_opt.search import Event, Improved, Problem, Progress, SearcherBase
+from boggle_opt.runrecords import RunFileError, check_boards, checked_pairs, latest_state
+from boggle_opt.search import (
+    CHECKPOINT_SECONDS, Checkpoint, Event, Improved, Problem, Progress, SearcherBase, Stopping,
+)
 
 from ._plant import Planter
 
@@ -165,7 +169,7 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
         if run.plan.moves[PLANT] > 0:
             run.planter = Planter(problem.dictionary.keys, problem.geometry, opts.plant_length, rng,
                                   problem.constraints.fixed)
-        return run.events()
+        return run.resumed_events()
 
 
 def temperatures(plan: Plan, start: float, i0: int, count: int) -> np.ndarray:
@@ -194,17 +198,96 @@ class _Run:
         #: cells no move may change (``--fix``)
         self.fixed = [c in self.constraints.fixed for c in range(self.n)]
         self.cache: dict[str, int] = {}
+        # a cache that could hold every board (1x1, 1x2, 1x3) would stop the
+        # evaluations, so an evaluation budget would never end the run
+        self.cache_size = plan.cache if 26 ** self.n > plan.cache else 0
         self.best = ""
         self.best_score = -1
         self.anneals = 0
         self.cache_hits = 0
+        #: where the search is, for a checkpoint: "anneal" (``board`` at proposal
+        #: ``step`` of an anneal from temperature ``start``, last move accepted at
+        #: ``last``), "polish" (``board``), or None between anneals
+        self.phase: str | None = None
+        self.board: bytearray | str = ""
+        self.start = 0.0
+        self.step = 0
+        self.last = 0
+        self.checkpointed = time.monotonic()
+
+    def record(self) -> dict[str, Any]:
+        """The state a resumed run continues from (not the score cache: it refills)."""
+        state: dict[str, Any] = {"best": [self.best, self.best_score], "anneals": self.anneals,
+                                 "phase": self.phase}
+        if self.phase is not None:
+            board = self.board
+            state["board"] = board.decode("ascii") if isinstance(board, bytearray) else board
+        if self.phase == "anneal":
+            state.update(start=self.start, step=self.step, last=self.last)
+        return {"kind": AnnealingSearch.name, "size": self.problem.geometry.size, "state": state}
+
+    def due(self) -> Checkpoint | None:
+        """A checkpoint if the last was ``CHECKPOINT_SECONDS`` ago."""
+        if time.monotonic() - self.checkpointed < CHECKPOINT_SECONDS:
+            return None
+        self.checkpointed = time.monotonic()
+        return Checkpoint(self.record())
+
+    def resumed_events(self) -> Iterator[Event]:
+        """``events``, continuing from the run's checkpoint if it is resumed; on
+        ``Stopping`` one last checkpoint."""
+        known = self.problem.known_best()
+        if known is not None:
+            self.best, self.best_score = known
+        saved = latest_state(self.problem.resumed, AnnealingSearch.name, self.problem.geometry.size)
+        phase = None
+        if saved is not None:
+            phase, board, start, step, last = self._restore(saved)
+        try:
+            if self.best:
+                yield Improved(self.best, self.best_score)
+            if phase == "anneal":
+                text = yield from self.anneal(bytearray(board.encode("ascii")), start, step, last)
+                if self.plan.polish:
+                    yield from self.polish(text)
+            elif phase == "polish":
+                yield from self.polish(board)
+            yield from self.events()
+        except Stopping:
+            yield Checkpoint(self.record())
+
+    def _restore(self, saved: Mapping[str, Any]) -> tuple[str | None, str, float, int, int]:
+        """Best board, anneals and where the search was, from a checkpoint (a
+        damaged one is a one-line ``RunFileError``)."""
+        where = "run file: annealing checkpoint"
+        geometry = self.problem.geometry
+        [best] = checked_pairs([saved.get("best")], where)
+        if best[1] > self.best_score:
+            check_boards([best], geometry, where)
+            self.best, self.best_score = best
+        numbers = {k: saved.get(k, 0) for k in ("anneals", "step", "last")}
+        for key, value in numbers.items():
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise RunFileError(f"{where}: {key!r} is not a whole number >= 0")
+        self.anneals = numbers["anneals"]
+        phase = saved.get("phase")
+        if phase is None:
+            return None, "", 0.0, 0, 0
+        board = saved.get("board")
+        start = saved.get("start", 0.0)
+        if phase not in ("anneal", "polish") or not isinstance(board, str):
+            raise RunFileError(f"{where}: 'phase' is not anneal or polish, with its board")
+        check_boards([(board, 0)], geometry, where)
+        if phase == "anneal" and not (isinstance(start, (int, float)) and math.isfinite(start) and start > 0):
+            raise RunFileError(f"{where}: 'start' is not a temperature > 0")
+        return str(phase), board, float(start), numbers["step"], numbers["last"]
 
     def score(self, board: str) -> int:
-        if not self.plan.cache:
+        if not self.cache_size:
             return self.problem.score(board)
         s = self.cache.get(board)
         if s is None:
-            if len(self.cache) >= self.plan.cache:
+            if len(self.cache) >= self.cache_size:
                 self.cache.clear()  # crude but cheap: recent boards refill it quickly
             s = self.cache[board] = self.problem.score(board)
         else:
@@ -232,9 +315,12 @@ class _Run:
             text = yield from self.anneal(board, start)
             if plan.polish:
                 yield from self.polish(text)
+            self.phase = None
 
-    def anneal(self, b: bytearray, start: float) -> Generator[Event, None, str]:
-        """One anneal from board ``b`` (changed in place); returns the final board."""
+    def anneal(self, b: bytearray, start: float, step: int = 0, last: int = 0) -> Generator[Event, None, str]:
+        """One anneal from board ``b`` (changed in place), from proposal ``step``
+        (a resumed one); returns the final board."""
+        self.phase, self.board, self.start, self.step, self.last = "anneal", b, start, step, last
         plan, rng, n, nbrs, planter = self.plan, self.rng, self.n, self.nbrs, self.planter
         score = self.score
         fixed, allowed = self.fixed, self.problem.allowed
@@ -250,7 +336,7 @@ class _Run:
         by_best = plan.scale == "best"
         by_current = plan.scale == "current"
         scale = max(self.best_score, 1) / 1000 if by_best else 1.0
-        i = last = 0
+        i = step
         while i < plan.iterations:
             count = min(BLOCK, plan.iterations - i)
             if by_current:
@@ -278,9 +364,13 @@ class _Run:
                 else:
                     if kind == ADJACENT:
                         nb = nbrs[c]
+                        if not nb:  # a 1x1 board's cell has no neighbour
+                            continue
                         d = nb[others[k] % len(nb)]
                     else:
-                        d = others[k] % (n - 1) if n > 1 else c
+                        if n < 2:
+                            continue
+                        d = others[k] % (n - 1)
                         d += d >= c
                     if b[c] == b[d] or fixed[c] or fixed[d]:
                         continue
@@ -300,13 +390,18 @@ class _Run:
                 else:
                     b[:] = saved
             i += count
+            self.step, self.last = i, last
             yield Progress(self.stats(temps[-1], cur))
+            checkpoint = self.due()
+            if checkpoint:
+                yield checkpoint
             if plan.patience and i - last > plan.patience:
                 break  # frozen: the rest of the schedule would only re-propose rejects
         return b.decode("ascii")
 
     def polish(self, text: str) -> Iterator[Event]:
         """Steepest ascent over letter changes, then first ascent over swaps."""
+        self.phase, self.board = "polish", text
         cur = self.score(text)
         while True:
             step = steepest_step(self.problem, text, cur)
@@ -317,10 +412,14 @@ class _Run:
                 if better is None:
                     return
                 text, cur = better
+            self.board = text
             ev = self.improved(text, cur)
             if ev:
                 yield ev
             yield Progress(self.stats(0.0, cur))
+            checkpoint = self.due()
+            if checkpoint:
+                yield checkpoint
 
     def _better_swap(self, text: str, cur: int) -> tuple[str, int] | None:
         b = list(text)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import math
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 if TYPE_CHECKING:
@@ -16,7 +17,10 @@ else:  # imported on first use (boggle_opt.lazy)
 from boggle_opt import hookimpl
 from boggle_opt.boards import A, board_text, random_letters
 from boggle_opt.options import check
-from boggle_opt.search import Event, Improved, Problem, Progress, SearcherBase
+from boggle_opt.runrecords import RunFileError, check_boards, checked_pairs, latest_state
+from boggle_opt.search import (
+    CHECKPOINT_SECONDS, Checkpoint, Event, Improved, Problem, Progress, SearcherBase, Stopping,
+)
 
 
 class GeneticSearch(SearcherBase["GeneticSearch.Options"]):
@@ -61,31 +65,91 @@ class GeneticSearch(SearcherBase["GeneticSearch.Options"]):
         opts = self.options
         freqs = problem.letter_frequencies()
         ops = Operators(problem, rng, freqs)
-        best = -1
+        best_board, best = problem.known_best() or ("", -1)
         populations = 0
-        while True:
-            populations += 1
-            pop = ops.random_population(opts.population)
-            scores = ops.scores(pop)
-            generation = since = 0
-            while not opts.stall or since < opts.stall:
-                order = np.argsort(-scores, kind="stable")  # stable: ties stay seeded
-                pop, scores = pop[order], scores[order]
-                since += 1
-                if scores[0] > best:
-                    best = int(scores[0])
-                    since = 0
-                    yield Improved(board_text(pop[0]), best)
-                yield Progress({"generation": generation, "population": populations,
-                                "best": best, "top": int(scores[0]),
-                                "median": float(np.median(scores))})
-                children = ops.children(pop[: opts.breeders], opts.population - opts.elite,
-                                        opts.mutation, opts.swap)
-                pop = np.concatenate([pop[: opts.elite], children])
-                scores = np.concatenate([scores[: opts.elite], ops.scores(children)])
-                generation += 1
-            if opts.restarts and populations >= opts.restarts:
-                return
+        #: the generation under way, as it began: (boards, scores, generation, since)
+        now: tuple[np.ndarray, np.ndarray, int, int] | None = None
+        saved = latest_state(problem.resumed, self.name, problem.geometry.size)
+        if saved is not None:
+            populations, now, (board, score) = _restore(problem, opts, saved)
+            if score > best:
+                best_board, best = board, score
+        checkpointed = time.monotonic()
+        try:
+            if best_board:
+                yield Improved(best_board, best)
+            while not opts.restarts or populations < opts.restarts or now is not None:
+                if now is None:
+                    populations += 1
+                    pop = ops.random_population(opts.population)
+                    now = (pop, ops.scores(pop), 0, 0)
+                pop, scores, generation, since = now
+                while not opts.stall or since < opts.stall:
+                    now = (pop, scores, generation, since)
+                    order = np.argsort(-scores, kind="stable")  # stable: ties stay seeded
+                    pop, scores = pop[order], scores[order]
+                    since += 1
+                    if scores[0] > best:
+                        best = int(scores[0])
+                        best_board = board_text(pop[0])
+                        since = 0
+                        yield Improved(best_board, best)
+                    yield Progress({"generation": generation, "population": populations,
+                                    "best": best, "top": int(scores[0]),
+                                    "median": float(np.median(scores))})
+                    if time.monotonic() - checkpointed >= CHECKPOINT_SECONDS:
+                        checkpointed = time.monotonic()
+                        yield Checkpoint(_record(problem, best_board, best, populations, now))
+                    children = ops.children(pop[: opts.breeders], opts.population - opts.elite,
+                                            opts.mutation, opts.swap)
+                    pop = np.concatenate([pop[: opts.elite], children])
+                    scores = np.concatenate([scores[: opts.elite], ops.scores(children)])
+                    generation += 1
+                now = None
+        except Stopping:
+            yield Checkpoint(_record(problem, best_board, best, populations, now))
+
+
+def _record(problem: Problem, best_board: str, best: int, populations: int,
+            now: tuple[np.ndarray, np.ndarray, int, int] | None) -> dict[str, Any]:
+    """The state a resumed run continues from: the best board, the
+    populations begun, and the generation under way as it began (which a
+    resumed run breeds again)."""
+    state: dict[str, Any] = {"best": [best_board, best], "populations": populations,
+                             "generation": None}
+    if now is not None:
+        pop, scores, generation, since = now
+        state.update(generation=generation, since=since,
+                     boards=[[board_text(b), int(s)] for b, s in zip(pop, scores)])
+    return {"kind": GeneticSearch.name, "size": problem.geometry.size, "state": state}
+
+
+def _restore(problem: Problem, opts: GeneticSearch.Options, saved: Mapping[str, Any]
+             ) -> tuple[int, tuple[np.ndarray, np.ndarray, int, int] | None, tuple[str, int]]:
+    """Populations begun, the generation under way and the best board of a
+    checkpoint (a damaged one is a one-line ``RunFileError``)."""
+    where = "run file: genetic checkpoint"
+    geometry = problem.geometry
+    [best] = checked_pairs([saved.get("best")], where)
+    if best[1] >= 0:
+        check_boards([best], geometry, where)
+    numbers = {k: saved.get(k) for k in ("populations", "generation", "since")}
+    if saved.get("generation") is None:
+        numbers = {"populations": numbers["populations"]}
+    for key, value in numbers.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise RunFileError(f"{where}: {key!r} is not a whole number >= 0")
+    populations = int(saved["populations"])
+    if saved.get("generation") is None:
+        return populations, None, best
+    boards = checked_pairs(saved.get("boards"), where)
+    if len(boards) != opts.population:
+        raise RunFileError(f"{where}: {len(boards)} boards, not a population of {opts.population}")
+    check_boards(boards, geometry, where)
+    pop = np.frombuffer("".join(b for b, _ in boards).encode("ascii"), dtype=np.uint8)
+    pop = pop.reshape(len(boards), geometry.n) - A
+    scores = np.array([s for _, s in boards], dtype=np.int64)
+    return populations, (pop, scores, int(saved["generation"]), int(saved["since"])), best
 
 
 def at_least(rng: np.random.Generator, p: float, count: int) -> np.ndarray:
@@ -106,6 +170,9 @@ class Operators:
         n = problem.n_cells
         self.degree = np.array([len(geo.neighbours(c)) for c in range(n)], dtype=np.int64)
         self.table = np.zeros((n, max(1, int(self.degree.max(initial=1)))), dtype=np.int64)
+        # a cell with no neighbour (a 1x1 board's) swaps with itself: nothing
+        self.table[:, 0] = np.arange(n)
+        self.degree = np.maximum(self.degree, 1)
         for c in range(n):
             nb = geo.neighbours(c)
             self.table[c, : len(nb)] = nb

@@ -29,10 +29,10 @@ For other searchers (e.g. branch and bound wanting a good lower bound fast):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass, field
 
 if TYPE_CHECKING:
@@ -43,7 +43,10 @@ else:  # imported on first use (boggle_opt.lazy)
 from boggle_opt import hookimpl
 from boggle_opt.boards import A, allowed_letters, random_boards, with_letter
 from boggle_opt.options import check
-from boggle_opt.search import Event, Improved, Problem, Progress, SearcherBase
+from boggle_opt.runrecords import RunFileError, check_boards, checked_pairs, latest_state
+from boggle_opt.search import (
+    CHECKPOINT_SECONDS, Checkpoint, Event, Improved, Problem, Progress, SearcherBase, Stopping,
+)
 
 __all__ = ["HillClimb", "PoolClimb", "allowed_letters", "quick_best", "random_boards"]
 
@@ -96,21 +99,83 @@ class HillClimb(SearcherBase["HillClimb.Options"]):
         self, problem: Problem, rng: np.random.Generator
     ) -> Generator[Event, None, None]:
         opts = self.options
-        best = -1
+        best_board, best = problem.known_best() or ("", -1)
         restart = 0
-        while opts.restarts == 0 or restart < opts.restarts:
-            restart += 1
-            climb = PoolClimb(problem, opts)
-            for ev in climb.run(rng, best):
-                if isinstance(ev, Improved):
-                    best = ev.score
-                elif isinstance(ev, Progress):
-                    ev = Progress({"restart": restart, **ev.stats})
-                yield ev
-            yield Progress(
-                {"restart": restart, "round": climb.rounds, "pool_min": climb.pool_min,
-                 "pool_max": climb.pool_max, "best": best, "climb_done": 1}
-            )
+        climb: PoolClimb | None = None
+        saved = latest_state(problem.resumed, self.name, problem.geometry.size)
+        if saved is not None:
+            # a resumed run: the climb it was in, with its pool, and its best
+            climb, restart, (board, score) = _restore(problem, opts, saved)
+            if score > best:
+                best_board, best = board, score
+        checkpointed = time.monotonic()
+        try:
+            if best_board:
+                yield Improved(best_board, best)
+            while climb is not None or opts.restarts == 0 or restart < opts.restarts:
+                if climb is None:
+                    restart += 1
+                    climb = PoolClimb(problem, opts)
+                    events = climb.run(rng, best)
+                else:
+                    events = climb.climb(best)
+                for ev in events:
+                    if isinstance(ev, Improved):
+                        best_board, best = ev.board, ev.score
+                    elif isinstance(ev, Progress):
+                        ev = Progress({"restart": restart, **ev.stats})
+                    yield ev
+                    if time.monotonic() - checkpointed >= CHECKPOINT_SECONDS:
+                        checkpointed = time.monotonic()
+                        yield Checkpoint(_record(problem, best_board, best, restart, climb))
+                yield Progress(
+                    {"restart": restart, "round": climb.rounds, "pool_min": climb.pool_min,
+                     "pool_max": climb.pool_max, "best": best, "climb_done": 1}
+                )
+                climb = None
+        except Stopping:
+            yield Checkpoint(_record(problem, best_board, best, restart, climb))
+
+
+def _record(problem: Problem, best_board: str, best: int, restart: int,
+            climb: PoolClimb | None) -> dict[str, Any]:
+    """The state a resumed run continues from: the best board, the climbs
+    begun, and the pool of the climb under way (as it was before the round
+    under way, which a resumed run does again)."""
+    state: dict[str, Any] = {"best": [best_board, best], "restart": restart, "pool": None}
+    if climb is not None:
+        if climb.boards:
+            state["pool"] = [[b, int(s)] for b, s in zip(climb.boards, climb.scores)]
+            state["fresh"] = list(climb.fresh)
+            state["round"] = climb.rounds
+        else:  # stopped while seeding: that climb starts afresh
+            state["restart"] = restart - 1
+    return {"kind": HillClimb.name, "size": problem.geometry.size, "state": state}
+
+
+def _restore(problem: Problem, opts: HillClimb.Options,
+             saved: Mapping[str, Any]) -> tuple[PoolClimb | None, int, tuple[str, int]]:
+    """The climb, climbs begun and best board of a checkpointed state (a
+    damaged one is a one-line ``RunFileError``)."""
+    where = "run file: hillclimb checkpoint"
+    geometry = problem.geometry
+    [best] = checked_pairs([saved.get("best")], where)
+    if best[1] >= 0:
+        check_boards([best], geometry, where)
+    restart = saved.get("restart")
+    if not isinstance(restart, int) or isinstance(restart, bool) or restart < 0:
+        raise RunFileError(f"{where}: 'restart' is not a whole number >= 0")
+    if saved.get("pool") is None:
+        return None, restart, best
+    pool = checked_pairs(saved.get("pool"), where)[: opts.pool_size]
+    check_boards(pool, geometry, where)
+    fresh = saved.get("fresh")
+    if not (isinstance(fresh, list) and len(fresh) >= len(pool) and all(isinstance(f, bool) for f in fresh)):
+        raise RunFileError(f"{where}: 'fresh' is not a list of true/false, one per pool board")
+    rounds = saved.get("round")
+    climb = PoolClimb(problem, opts)
+    climb.restore(pool, fresh[: len(pool)], rounds if isinstance(rounds, int) else 0)
+    return climb, restart, best
 
 
 class PoolClimb:
@@ -171,6 +236,15 @@ class PoolClimb:
                 yield Progress({"seeding": i + 1})
         self._select([], np.zeros(0, dtype=np.int64), boards, np.array(scores, dtype=np.int64))
 
+    def restore(self, pool: list[tuple[str, int]], fresh: list[bool], rounds: int) -> None:
+        """The pool of a checkpoint: boards and scores best first, which are fresh."""
+        order = sorted(range(len(pool)), key=lambda i: -pool[i][1])  # stable: ties keep their order
+        self.boards = [pool[i][0] for i in order]
+        self.scores = np.array([pool[i][1] for i in order], dtype=np.int64)
+        self.fresh = [fresh[i] for i in order]
+        self.keys = {self.key(b) for b in self.boards}
+        self.rounds = rounds
+
     def run(self, rng: np.random.Generator, best: int = -1) -> Iterator[Event]:
         """Seed a random pool and climb until it is stable; ``best`` is the
         score to beat before reporting ``Improved``."""
@@ -179,7 +253,11 @@ class PoolClimb:
         if self.pool_max > best:
             best = self.pool_max
             yield Improved(self.boards[0], best)
-        changed = True
+        yield from self.climb(best)
+
+    def climb(self, best: int = -1) -> Iterator[Event]:
+        """Round after round until the pool is stable (no fresh board left)."""
+        changed = any(self.fresh)
         while changed:
             changed = False
             for ev in self.round(best):
@@ -202,8 +280,9 @@ class PoolClimb:
         floor = self.pool_min if full else -1
         cand_scores: list[np.ndarray] = []
         cand_boards: list[list[str]] = []
+        # ``fresh`` stays as it is until ``_select``: a run stopped in mid-round
+        # checkpoints the pool as the round found it
         to_expand = [i for i, f in enumerate(self.fresh) if f]
-        self.fresh = [False] * len(self.boards)
         for i in to_expand:
             board = self.boards[i]
             letters = np.frombuffer(board.encode("ascii"), dtype=np.uint8) - A
