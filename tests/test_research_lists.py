@@ -22,7 +22,10 @@ TESTS = REPO / "tests"
 SELECTED = "multi_plain_columns or rule_aliases or published_board or removed_run_file"
 
 
-def pytest_child(args: list[str], wordlists: Path, ci: bool, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+def pytest_child(args: list[str], wordlists: Path, ci: bool, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """pytest on ``args`` in a child, started outside the checkout (``-m`` puts
+    the folder it starts in first on the path, and the checkout's boggle_opt
+    is not the installed package)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_") and k != "CI"}
     env["BOGGLE_OPT_WORDLISTS"] = str(wordlists)
     if ci:
@@ -35,7 +38,7 @@ def pytest_child(args: list[str], wordlists: Path, ci: bool, cwd: Path = REPO) -
 
 def test_without_the_lists_the_tests_skip_saying_how_to_get_them(tmp_path: Path) -> None:
     r = pytest_child([str(TESTS / "test_cli.py"), str(TESTS / "test_run_stress.py"), "-k", SELECTED],
-                     tmp_path, ci=False)
+                     tmp_path, ci=False, cwd=tmp_path)
     assert r.returncode == 0, r.stdout[-3000:]
     assert re.search(r"\b12 skipped, \d+ deselected in", r.stdout), r.stdout[-3000:]
     skips = [ln for ln in r.stdout.splitlines() if ln.startswith("SKIPPED")]
@@ -50,7 +53,8 @@ def test_without_the_lists_the_tests_skip_saying_how_to_get_them(tmp_path: Path)
 
 
 def test_under_ci_a_missing_list_fails(tmp_path: Path) -> None:
-    r = pytest_child([str(TESTS / "test_cli.py"), "-k", "multi_plain_columns"], tmp_path, ci=True)
+    r = pytest_child([str(TESTS / "test_cli.py"), "-k", "multi_plain_columns"], tmp_path, ci=True,
+                     cwd=tmp_path)
     assert r.returncode == 1, r.stdout[-3000:]
     assert "CI must have the research word lists: needs the research word list enable2k.txt" in r.stdout
 
