@@ -88,6 +88,9 @@ def cmd_plugins(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         for e in entries:
             name = e.name + (f" ({', '.join(e.aliases)})" if e.aliases else "")
             out.write(f"  {name:<24} {e.summary}  [{e.origin.release}]\n")
+            status = getattr(e.item, "status", None) if title == "word lists" else None
+            if status is not None:
+                out.write(f"  {'':<24}   {status()}\n")
         if title == "word lists":
             out.write(f"  {'PATH':<24} any file, one word a line  [built in]\n")
     return 0

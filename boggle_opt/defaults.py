@@ -6,7 +6,7 @@ the conformance suite all take these names from here.
 
 from __future__ import annotations
 
-#: the word list given none: the embedded ``kjxqz`` list
+#: the word list given none: the ``embedded`` list (from the kjxqz package)
 WORDLIST = "default"
 #: the scoring rule given none
 RULE = "standard"

@@ -12,12 +12,15 @@ from .core.errors import WordListError
 
 @dataclass(frozen=True)
 class WordListSource:
-    """A named word list; ``load()`` returns its raw lines (not yet cleaned)."""
+    """A named word list; ``load()`` returns its raw lines (not yet cleaned).
+    ``status()``, for a list that may be missing, says whether it is found here
+    and where to get it (``boggle-opt plugins`` shows it)."""
 
     name: str
     summary: str
     load: Callable[[], list[str]]
     aliases: tuple[str, ...] = field(default=())
+    status: Callable[[], str] | None = None
 
 
 def read_word_file(path: str | Path) -> list[str]:

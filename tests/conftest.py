@@ -1,9 +1,12 @@
 """Shared fixtures: research word lists, dictionaries, the CLI, core builds.
 
 The research lists (ENABLE2K, YAWL) are never part of the project: they are
-read from ``../shared/wordlists`` or the folders in ``BOGGLE_OPT_WORDLISTS``.
-Without them the tests that need them skip, except under CI, where a missing
-list fails the run.
+read from the folders in ``BOGGLE_OPT_WORDLISTS``. A test that uses one asks
+for it (the ``enable2k_path``/``yawl_path``/``dictionary`` fixtures, or
+``@pytest.mark.research_lists("enable2k")``); without the list it skips with a
+reason that says where to get it, except under CI, where a missing list fails
+the run. A test sees only the lists it asked for (the CLI's search path is
+narrowed to them), so one that forgets fails even where the lists are present.
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ import pytest
 from boggle_opt.dictionary import Dictionary
 from boggle_opt.plugin_loader import ENV_DISABLE_AUTOLOAD, PluginLoader, Registries
 from boggle_opt.wordlist import read_word_file
+from boggle_opt.wordlists.research import how_to_get
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED_WORDLISTS = REPO.parent / "shared" / "wordlists"
+#: the lists a test may ask for by name
+RESEARCH_LISTS = ("enable2k", "yawl")
 
 #: the compiled core modules (setup.py's COMPILED_MODULES), each tested built and pure
 CORE_MODULES = ("geometry", "trie", "scorer", "arena", "path_keys", "tree", "orderly", "branch", "paths")
@@ -54,21 +59,76 @@ def private_dictionary_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterat
 
 
 def wordlist_folders() -> list[Path]:
-    env = [Path(p) for p in os.environ.get("BOGGLE_OPT_WORDLISTS", "").split(os.pathsep) if p]
-    return [*env, SHARED_WORDLISTS]
+    return [Path(p) for p in os.environ.get("BOGGLE_OPT_WORDLISTS", "").split(os.pathsep) if p]
 
 
 def find_research_list(name: str) -> Path:
+    """The research list ``name``; skips the test without it (fails it under CI)."""
     for folder in wordlist_folders():
         if (folder / f"{name}.txt").is_file():
             return folder / f"{name}.txt"
-    reason = (
-        f"{name}.txt not found in {', '.join(map(str, wordlist_folders()))} "
-        "(set BOGGLE_OPT_WORDLISTS to its folder)"
-    )
+    searched = ", ".join(map(str, wordlist_folders())) or "BOGGLE_OPT_WORDLISTS is not set"
+    reason = f"needs the research word list {name}.txt (searched: {searched}); {how_to_get(name)}"
     if os.environ.get("CI"):
         pytest.fail(f"CI must have the research word lists: {reason}")
     pytest.skip(reason)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "research_lists(*names): the test uses these research word lists by name "
+        "(skips without them, fails under CI)",
+    )
+
+
+def asked_for(item: pytest.Item) -> list[str]:
+    """The research lists a test asked for: by marker or through a fixture."""
+    names = [n for m in item.iter_markers("research_lists") for n in m.args]
+    fixtures = getattr(item, "fixturenames", ())
+    names += [n for n in RESEARCH_LISTS if f"{n}_path" in fixtures]
+    return sorted(set(names))
+
+
+#: the research lists the running test asked for (set before its fixtures)
+_ASKED = pytest.StashKey[list[str]]()
+#: the environment ``cli_env`` gives, and the folders of links it shows lists through
+_CLI_ENV = pytest.StashKey[dict[str, str]]()
+_LINKS = pytest.StashKey[Path]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    names = asked_for(item)
+    for name in names:
+        find_research_list(name)
+    show_only(item.config, names)
+
+
+def show_only(config: pytest.Config, names: list[str]) -> None:
+    """The commands a test runs see only the lists it asked for, so a test that
+    names a list without asking fails here too, not only on a fresh clone."""
+    config.stash[_ASKED] = sorted(set(names))
+    env = config.stash.get(_CLI_ENV, None)
+    if env is not None:
+        env["BOGGLE_OPT_WORDLISTS"] = str(visible_lists(config))
+
+
+def visible_lists(config: pytest.Config) -> Path:
+    """A folder of links to just the lists the running test asked for."""
+    names = config.stash.get(_ASKED, [])
+    folder = config.stash[_LINKS] / ("-".join(names) or "none")
+    if not folder.is_dir():
+        folder.mkdir()
+        for name in names:
+            (folder / f"{name}.txt").symlink_to(find_research_list(name))
+    return folder
+
+
+@pytest.fixture(scope="session")
+def research_list() -> Callable[[str], Path]:
+    """``research_list("yawl")``: a list's path, for a test that chose the
+    list by a parameter (and asked for it by marker)."""
+    return find_research_list
 
 
 @pytest.fixture(scope="session")
@@ -87,12 +147,16 @@ def registries() -> Registries:
 
 
 @pytest.fixture(scope="session")
-def dictionary(registries: Registries) -> Callable[[str, str], Dictionary]:
-    """``dictionary("enable2k", "pow2")``: research lists by name, built once."""
+def dictionary(
+    registries: Registries, pytestconfig: pytest.Config
+) -> Callable[[str, str], Dictionary]:
+    """``dictionary("enable2k", "pow2")``: research lists by name, built once;
+    asking for one shows it to the commands the test runs too."""
     cache: dict[tuple[str, str], Dictionary] = {}
     lines: dict[str, list[str]] = {}
 
     def get(wordlist: str, rule: str) -> Dictionary:
+        show_only(pytestconfig, [*pytestconfig.stash.get(_ASKED, []), wordlist])
         if (wordlist, rule) not in cache:
             if wordlist not in lines:
                 lines[wordlist] = read_word_file(find_research_list(wordlist))
@@ -103,12 +167,15 @@ def dictionary(registries: Registries) -> Callable[[str, str], Dictionary]:
 
 
 @pytest.fixture(scope="session")
-def cli_env() -> dict[str, str]:
-    """Environment for CLI runs: boggle-opt's own plugins only, and the research
-    lists' folders on the search path."""
+def cli_env(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Environment for CLI runs: boggle-opt's own plugins only, and on the
+    search path only the research lists the running test asked for (updated
+    before each test by ``pytest_runtest_setup``)."""
+    pytestconfig.stash[_LINKS] = tmp_path_factory.mktemp("research-lists-asked-for")
     env = dict(os.environ)
     env[ENV_DISABLE_AUTOLOAD] = "1"
-    env["BOGGLE_OPT_WORDLISTS"] = os.pathsep.join(str(p) for p in wordlist_folders())
+    env["BOGGLE_OPT_WORDLISTS"] = str(visible_lists(pytestconfig))
+    pytestconfig.stash[_CLI_ENV] = env
     return env
 
 

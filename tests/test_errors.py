@@ -152,7 +152,7 @@ def test_unknown_rule(run_cli, tiny_list):
 
 def test_unknown_wordlist_name(run_cli):
     result = run_cli("score", "abcd", "--wordlist", "sowpods")
-    assert_one_line_error(result, "'sowpods'", "enable2k", "kjxqz", "yawl")
+    assert_one_line_error(result, "'sowpods'", "embedded", "enable2k", "yawl")
 
 
 def test_empty_wordlist_name(run_cli):
@@ -212,14 +212,14 @@ def test_research_list_missing(run_cli, cli_env, tmp_path, name):
     empty.mkdir()
     env = dict(cli_env, BOGGLE_OPT_WORDLISTS=str(empty))
     result = run_cli("score", "abcd", "--wordlist", name, env=env)
-    assert_one_line_error(result, f"'{name}'", str(empty), f"{name}.txt", "download",
-                          "BOGGLE_OPT_WORDLISTS", "--wordlist PATH")
+    assert_one_line_error(result, f"'{name}'", str(empty), f"{name}.txt", "public domain",
+                          "https://github.com/", "BOGGLE_OPT_WORDLISTS", "--wordlist PATH")
 
 
 def test_research_list_env_unset(run_cli, cli_env):
     env = {k: v for k, v in cli_env.items() if k != "BOGGLE_OPT_WORDLISTS"}
     result = run_cli("score", "abcd", "--wordlist", "enable2k", env=env)
-    assert_one_line_error(result, "BOGGLE_OPT_WORDLISTS is not set", "download")
+    assert_one_line_error(result, "BOGGLE_OPT_WORDLISTS is not set", "https://github.com/")
 
 
 # -- the command line itself -------------------------------------------------------

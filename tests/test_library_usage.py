@@ -42,7 +42,7 @@ def run_script(tmp_path: Path, *args: str) -> str:
 def test_script_default_list(tmp_path: Path) -> None:
     out = run_script(tmp_path, "--evals", "3000", "--seed", "1")
     lines = out.splitlines()
-    assert lines[0] == "word list kjxqz (188,208 words), rule standard"
+    assert lines[0] == "word list embedded (188,208 words), rule standard"
     assert lines[1].startswith("perslatgsineters 4x4: 3882 points, 1109 words, longest ")
     assert "searching with annealing" in out
     assert "stopped: used 3,000 evaluations; events seen: {'Improved': " in out

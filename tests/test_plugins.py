@@ -96,7 +96,7 @@ def test_plugin_error_is_a_user_error():
 def test_builtins_are_found(registries):
     assert registries.warnings == []
     assert registries.rules.names() == ["pow2", "standard", "words"]
-    assert registries.wordlists.names() == ["enable2k", "kjxqz", "yawl"]
+    assert registries.wordlists.names() == ["embedded", "enable2k", "yawl"]
     dist_version = version("boggle-opt")
     for reg in (registries.rules, registries.wordlists):
         for entry in reg.entries():
@@ -106,19 +106,20 @@ def test_builtins_are_found(registries):
     plugin_of = {e.name: e.origin.plugin for e in registries.rules.entries()}
     assert plugin_of == {"pow2": "pow2", "standard": "standard", "words": "words"}
     plugin_of = {e.name: e.origin.plugin for e in registries.wordlists.entries()}
-    assert plugin_of == {"enable2k": "research", "yawl": "research", "kjxqz": "embedded"}
+    assert plugin_of == {"enable2k": "research", "yawl": "research", "embedded": "embedded"}
 
 
 def test_builtin_aliases(registries):
     assert registries.rules.get("word-count") is registries.rules.get("words")
     assert registries.rules.get("powers-of-two") is registries.rules.get("pow2")
-    assert registries.wordlists.get("default") is registries.wordlists.get("kjxqz")
+    assert registries.wordlists.get("default") is registries.wordlists.get("embedded")
+    assert registries.wordlists.get("kjxqz") is registries.wordlists.get("embedded")
 
 
 def test_builtin_unknown_names(registries):
     with pytest.raises(PluginError, match=r"\(available: pow2, standard, words\)"):
         registries.rules.get("scrabble")
-    with pytest.raises(PluginError, match=r"\(available: enable2k, kjxqz, yawl\)"):
+    with pytest.raises(PluginError, match=r"\(available: embedded, enable2k, yawl\)"):
         registries.wordlists.get("sowpods")
 
 

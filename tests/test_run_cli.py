@@ -108,7 +108,7 @@ def test_rich_display_on_a_terminal(cli_env, tmp_path):
     assert proc.wait(timeout=30) == 0
     text = output.decode("utf-8", "replace")
     # the live panel: its title, its figures and the searcher's own stats
-    assert "hillclimb · standard · 3x3 · kjxqz" in text
+    assert "hillclimb · standard · 3x3 · embedded" in text
     assert "best score" in text and "evaluations" in text and "elapsed" in text
     assert "budget left" in text and "pool" in text
     assert "# rank" in text

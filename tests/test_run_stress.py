@@ -141,7 +141,9 @@ def test_full_disk_stops_the_proof_prints_results_and_resumes(
     assert ranked(resumed.stdout) == ranked(full.stdout) and ranked(full.stdout)
 
 
-def test_removed_run_file_stops_the_run(tmp_path: Path, cli_env: dict[str, str]) -> None:
+def test_removed_run_file_stops_the_run(
+    tmp_path: Path, cli_env: dict[str, str], enable2k_path: Path
+) -> None:
     out = tmp_path / "run.jsonl"
     proc = start(["run", *PROOF_3X3, "--out", str(out), "--progress", "none"], cli_env, tmp_path)
     wait_for(count_in(out, '"checkpoint"', 1), proc)

@@ -116,7 +116,7 @@ def test_dictionary_label_thousands(registries):
 
 def test_embedded_default_loads():
     d = load_dictionary("default")
-    assert d.name == "kjxqz"
+    assert d.name == "embedded"
     assert d.n_words > 100_000
     assert d.rule.name == "standard"
     report_words = {w.word for w in d.scorer(Geometry(3, 3)).words("streaedlp")}
