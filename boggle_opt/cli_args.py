@@ -55,9 +55,10 @@ class DeprecatedAlias(argparse.Action):
 
     def __init__(self, option_strings: Sequence[str], dest: str, canonical: argparse.Action,
                  **_: Any) -> None:
+        kind: Any = canonical.type  # may be a registered type's name, which argparse resolves
         super().__init__(
             option_strings, canonical.dest, nargs=canonical.nargs, const=canonical.const,
-            default=argparse.SUPPRESS, type=canonical.type, choices=canonical.choices,
+            default=argparse.SUPPRESS, type=kind, choices=canonical.choices,
             metavar=canonical.metavar, help=argparse.SUPPRESS,
         )
         self.canonical = canonical
