@@ -106,7 +106,7 @@ def plans(samples: list[int]) -> None:
     exe = str(Path(sys.executable).with_name("boggle-opt"))
     for (size, min_score, extra), n in zip(PLANS, samples):
         cmd = [exe, "plan", "--size", size, "--wordlist", "enable2k", "--min-score", str(min_score),
-               *extra, "--sample", str(n), "--workers", "2"]
+               *extra, "--sample", str(n), "--jobs", "2"]
         load = os.getloadavg()[0]
         start = time.perf_counter()
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (boggle_opt.lazy)
     from .lazy import numpy as np
 
+from .core.errors import BoardError
 from .core.geometry import Geometry, check_letters, infer_size, parse_size
 
 if TYPE_CHECKING:
@@ -37,10 +38,19 @@ def size_geometry(size: str) -> Geometry:
     return make_geometry(*parse_size(size))
 
 
-def geometry_for(board: str, size: str | None) -> Geometry:
-    """The geometry named by ``size`` (``CxR``), else the square one the board fits."""
+def geometry_for(board: str, size: str | None, hint: str = "size='CxR'") -> Geometry:
+    """The geometry named by ``size`` (``CxR``), else the square one the board fits.
+
+    ``hint`` is how the caller's user gives a size (the CLI: ``--size CxR``)."""
     letters = check_letters(board)
-    cols, rows = parse_size(size) if size is not None else infer_size(len(letters))
+    if size is not None:
+        return make_geometry(*parse_size(size))
+    try:
+        cols, rows = infer_size(len(letters))
+    except BoardError:
+        raise BoardError(
+            f"cannot infer the size of a {len(letters)}-letter board: give {hint}"
+        ) from None
     return make_geometry(cols, rows)
 
 
@@ -89,8 +99,16 @@ def random_board(problem: Problem, rng: np.random.Generator, exclude: str = "") 
     return random_boards(problem, rng, 1, exclude)[0]
 
 
-def with_letter(board: str, cell: int, letter: int) -> str:
-    """``board`` with the letter code ``letter`` (0-25) at ``cell``."""
+def with_letter(board: str, cell: int, letter: int | str) -> str:
+    """``board`` with ``letter`` at ``cell``: a letter code 0-25 (as ``divmod`` of a
+    ``neighbourhood`` index gives it) or a letter "a"-"z" ("q" for Qu)."""
+    if isinstance(letter, str):
+        if len(letter) != 1 or not "a" <= letter.lower() <= "z":
+            raise BoardError(f"with_letter: expected one letter a-z, got {letter!r}")
+        return board[:cell] + letter.lower() + board[cell + 1 :]
+    # numpy integers are not int, but index fine; anything else is a caller's slip
+    if not 0 <= letter <= 25:
+        raise BoardError(f"with_letter: expected a letter code 0-25, got {letter!r}")
     return board[:cell] + chr(A + letter) + board[cell + 1 :]
 
 

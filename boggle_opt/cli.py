@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from . import __version__, defaults
 from .bound_command import add_parser as add_bound_parser
-from .cli_args import positive_int, seconds
+from .cli_args import IgnoredOption, add_option_pairs, option_pairs, positive_int, seconds
 from .dice_command import add_constraint_options
 from .dice_command import add_parser as add_dice_parser
 from .plan_command import add_parser as add_plan_parser
@@ -96,11 +96,18 @@ def cmd_plugins(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     return 0
 
 
+def _as_typed(value: object) -> str:
+    """A default as a user writes it after ``-o NAME`` (none, true, 0.5, 'text')."""
+    if value is None or isinstance(value, bool):
+        return str(value).lower()
+    return repr(value)
+
+
 def cmd_searchers(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     for entry in regs.searchers.entries():
         out.write(f"{entry.name}: {entry.summary}  [{entry.origin.release}]\n")
         for opt in describe(entry.item.Options):
-            out.write(f"  -o {opt.name} ({opt.type}, default {opt.default!r})  {opt.help}\n")
+            out.write(f"  -o {opt.name} ({opt.type}, default {_as_typed(opt.default)})  {opt.help}\n")
     return 0
 
 
@@ -116,7 +123,7 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
         if ns.searcher is None:
             raise BoggleOptError("run needs --searcher NAME (see `boggle-opt searchers`)")
         return RunSpec.build(
-            ns.searcher, regs, options=dict(ns.option),
+            ns.searcher, regs, options=dict(option_pairs(ns)),
             size=ns.size or defaults.SIZE, rule=ns.rule or defaults.RULE,
             wordlist=ns.wordlist or defaults.WORDLIST, seed=ns.seed, budget=given, jobs=ns.jobs or 1,
             fix=ns.fix, word=ns.word, dice=ns.dice,
@@ -125,6 +132,8 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
     clashes = [k for k in RESUMED_SETTINGS if getattr(ns, k) is not None]
     if ns.option:
         clashes.append("option")
+    if ns.min_score is not None:
+        clashes.append("min-score")
     if ns.out is not None:
         clashes.append("out")
     if clashes:
@@ -254,15 +263,7 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument(
         "--scheduler", metavar="tcp://HOST:PORT", help="an existing Dask cluster's scheduler (implies --executor dask)"
     )
-    run.add_argument(
-        "-o",
-        "--option",
-        nargs=2,
-        action="append",
-        default=[],
-        metavar=("NAME", "VALUE"),
-        help="a searcher option; repeat for several",
-    )
+    add_option_pairs(run, "a searcher option; repeat for several (see `boggle-opt searchers`)")
     add_constraint_options(run)
     run.add_argument("--time", type=seconds, help="stop after this many seconds")
     run.add_argument("--evals", type=positive_int, help="stop after this many boards scored")
@@ -286,7 +287,11 @@ def _add_run_parser(sub: Any) -> None:
     searchers.set_defaults(run=cmd_searchers)
 
 
-def _add_plugin_options(parser: argparse.ArgumentParser, default: object) -> None:
+#: the commands that read a word list, where --no-cache acts
+READS_WORDLISTS = ("score", "show", "run", "bound", "plan")
+
+
+def _add_plugin_options(parser: argparse.ArgumentParser, default: object, reads_wordlists: bool = True) -> None:
     group = parser.add_argument_group("plugin loading")
     group.add_argument(
         "--plugin", action="append", dest="plugins", default=default, metavar="MODULE_OR_FILE",
@@ -296,6 +301,10 @@ def _add_plugin_options(parser: argparse.ArgumentParser, default: object) -> Non
         "--strict-plugins", action="store_true", default=default,
         help="a plugin that fails to import is an error, not a warning",
     )
+    if not reads_wordlists:
+        # offered here until 0.1 although it did nothing: accepted, with a note
+        parser.add_argument("--no-cache", action=IgnoredOption)
+        return
     parser.add_argument(
         "--no-cache", action="store_true", default=default,
         help="build word lists afresh instead of reading the dictionary cache",
@@ -318,9 +327,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_dice_parser(sub)
     add_plan_parser(sub)
     _add_plugin_options(parser, [])
-    for subparser in sub.choices.values():
+    for name, subparser in sub.choices.items():
         # SUPPRESS: given before the subcommand, the value is not reset after it
-        _add_plugin_options(subparser, argparse.SUPPRESS)
+        _add_plugin_options(subparser, argparse.SUPPRESS, name in READS_WORDLISTS)
     return parser
 
 

@@ -1,4 +1,5 @@
 """``boggle-opt dice BOARD``: can a dice set roll the board, and how likely is it?
+Without a board, the dice sets (or with ``--set NAME`` that set's dice).
 
 Also the constraint options ``run`` takes (``--fix``, ``--word``, ``--dice``).
 """
@@ -9,6 +10,7 @@ import argparse
 from typing import Any, TextIO
 
 from .boards import geometry_for
+from .cli_args import CLI_SIZE, deprecated_alias
 from .dice import DiceError, DiceSet, describe_probability
 from .registry import Registries
 
@@ -22,7 +24,7 @@ def add_constraint_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--word", help="the board must hold this word (anywhere)")
     group.add_argument(
-        "--dice", metavar="NAME", help="the board must be rollable by this dice set (`boggle-opt dice`)"
+        "--dice", metavar="NAME", help="the board must be rollable by this dice set (`boggle-opt dice` lists them)"
     )
 
 
@@ -32,11 +34,14 @@ def add_parser(sub: Any) -> None:
         "dice",
         help="can a dice set roll a board, and how likely is it",
         description="For each board and dice set: rollable or not, the number of ways "
-        "(dice to cells, each showing its cell's letter) and the chance of rolling it.",
+        "(dice to cells, each showing its cell's letter) and the chance of rolling it. "
+        "Without a board: the dice sets.",
     )
-    p.add_argument("boards", nargs="+", metavar="BOARD", help="letters in column-major order")
-    p.add_argument("--set", dest="dice_set", metavar="NAME",
-                   help="one dice set (default: every set with a die per cell)")
+    p.add_argument("boards", nargs="*", metavar="BOARD",
+                   help="letters in column-major order (none: list the dice sets)")
+    one_set = p.add_argument("--dice", dest="dice_set", metavar="NAME",
+                             help="one dice set (default: every set with a die per cell); no BOARD: its dice")
+    deprecated_alias(p, one_set, "--set")  # run names a dice set --dice NAME
     p.add_argument("--size", help="CxR (default: square root of the board length)")
     p.set_defaults(run=cmd_dice)
 
@@ -53,11 +58,27 @@ def _sets(regs: Registries, name: str | None, n_cells: int, size: str) -> list[D
     return found
 
 
+def list_sets(regs: Registries, name: str | None, out: TextIO) -> None:
+    """The dice sets (``run --dice NAME`` takes them), or one set's dice."""
+    if name is not None:
+        dice = regs.dice.get(name)
+        out.write(f"# dice set {dice.name}: {dice.summary}\n# die\tfaces\n")
+        for i, die in enumerate(dice.dice, 1):
+            out.write(f"{i}\t{' '.join('Qu' if ch == 'q' else ch.upper() for ch in die)}\n")
+        return
+    out.write("# dice set\tdice\taliases\tsummary\n")
+    for entry in regs.dice.entries():
+        out.write(f"{entry.name}\t{entry.item.n}\t{', '.join(entry.aliases) or '-'}\t{entry.summary}\n")
+
+
 def cmd_dice(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
+    if not ns.boards:
+        list_sets(regs, ns.dice_set, out)
+        return 0
     out.write("# board\tdice set\trollable\tways\tprobability\n")
     unrollable: list[str] = []
     for text in ns.boards:
-        geometry = geometry_for(text, ns.size)
+        geometry = geometry_for(text, ns.size, CLI_SIZE)
         board = geometry.parse(text)
         any_set = False
         for dice in _sets(regs, ns.dice_set, geometry.n, geometry.size):

@@ -8,6 +8,7 @@ Names may be written with ``-`` or ``_`` on the command line.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import typing
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -18,6 +19,13 @@ from .core.errors import BoggleOptError
 
 class OptionError(BoggleOptError):
     """A searcher option that does not exist or has a bad value."""
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``; did you mean 'x'?`` for the nearest of ``known`` to a mistyped ``name``, else ""."""
+    by_fold = {k.casefold(): k for k in known}
+    close = difflib.get_close_matches(name.casefold(), list(by_fold), n=1, cutoff=0.6)
+    return f"; did you mean {by_fold[close[0]]!r}?" if close else ""
 
 
 @dataclass(frozen=True)
@@ -113,10 +121,14 @@ def make_options(
     values: dict[str, Any] = {}
     for raw, text in pairs:
         key = raw.replace("-", "_")
+        if key not in fields:  # a different case, if only one option matches
+            folded = [n for n in fields if n.casefold() == key.casefold()]
+            key = folded[0] if len(folded) == 1 else key
         if key not in fields:
-            known = ", ".join(n.replace("_", "-") for n in fields) or "none"
+            names = [n.replace("_", "-") for n in fields]
             raise OptionError(
-                f"searcher {searcher!r} has no option {raw!r} (options: {known})"
+                f"searcher {searcher!r} has no option {raw!r}{did_you_mean(raw, names)} "
+                f"(options: {', '.join(names) or 'none'})"
             )
         values[key] = _convert(raw, types[key], text)
     return build_options(searcher, options_cls, values)

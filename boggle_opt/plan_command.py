@@ -3,7 +3,7 @@
 Solves ``--sample N`` classes drawn at random (seeded) from the proof's
 classes, one after another in this process, and prints the estimated
 CPU-hours (the mean CPU time per class times the number of classes, with its
-standard error), the wall time on ``--workers K``, the memory the biggest
+standard error), the wall time on ``--jobs K``, the memory the biggest
 sampled task needed, and the split that keeps every task within
 ``--worker-memory``: the ``-o node-budget`` a run would use.
 """
@@ -26,7 +26,7 @@ from . import defaults
 from .board_classes import ClassSpace, count_classes
 from .boards import size_geometry
 from .class_tasks import ClassContext, ClassResult, ClassTask
-from .cli_args import add_rule_and_wordlist, positive_int
+from .cli_args import add_option_pairs, deprecated_alias, add_rule_and_wordlist, option_pairs, positive_int
 from .core.errors import BoggleOptError
 from .dictionary import load_dictionary
 from .options import make_options
@@ -46,12 +46,11 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--size", default=defaults.SIZE, help=f"board size CxR (default: {defaults.SIZE})")
     add_rule_and_wordlist(p)
-    p.add_argument("-o", "--option", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
-                   help="a bnb option (buckets, corner-buckets, switch, switch-score); repeatable")
-    p.add_argument("--min-score", type=positive_int, required=True, help="the proof's min score")
+    add_option_pairs(p, "a bnb option (min-score, buckets, corner-buckets, switch, switch-score); repeatable")
     p.add_argument("--sample", type=positive_int, default=20, help="classes to solve (default 20)")
-    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
-                   help="workers for the wall-time estimate (default: this machine's cores)")
+    jobs = p.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, metavar="K",
+                          help="the run's --jobs, for the wall-time estimate (default: this machine's cores)")
+    deprecated_alias(p, jobs, "--workers")
     p.add_argument("--worker-memory", type=positive_int, default=2000, metavar="MB",
                    help="memory of one worker, for the split (default 2000 MB)")
     p.add_argument("--seed", type=int, default=1, help="seed of the sample (default 1)")
@@ -71,19 +70,25 @@ def _hours(seconds: float) -> str:
 
 def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     cls = regs.searchers.get(SEARCHER)
-    pairs = [(str(k), str(v)) for k, v in ns.option]
-    if any(k.replace("_", "-") == "min-score" for k, _ in pairs):
-        raise BoggleOptError("plan takes the min score as --min-score, not -o min-score")
-    searcher: Any = cls(make_options(SEARCHER, cls.Options, [*pairs, ("min-score", str(ns.min_score))]))
+    options = make_options(SEARCHER, cls.Options, option_pairs(ns))
+    searcher: Any = cls(options)
+    min_score = options.min_score
+    if min_score is None or min_score < 1:
+        raise BoggleOptError("plan needs the proof's min score: --min-score N (N >= 1)")
     geometry = size_geometry(ns.size)
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs)
     label, buckets = searcher.buckets(geometry)
     space = ClassSpace(geometry, [len(b) for b in buckets])
     total = count_classes(geometry, space.counts)
+    # known at once, while the sample takes seconds to minutes: shown first
+    out.write(f"# plan: bnb {geometry.size}; word list {dictionary.label}; rule {dictionary.rule.name}; "
+              f"min score {min_score}; buckets {label}\n")
+    out.write(f"classes\t{total:,}\n")
+    out.flush()
     sample = draw(space, total, ns.sample, np.random.default_rng(ns.seed))
     switch_pct, switch_score = searcher.switch_settings(geometry)
     context = ClassContext(dictionary.keys, dictionary.points, geometry.cols, geometry.rows, buckets,
-                           ns.min_score, switch_pct, switch_score)
+                           min_score, switch_pct, switch_score)
     base_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     results: list[tuple[float, ClassResult]] = []
     for c in sample:
@@ -96,14 +101,11 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     whole, whole_err = mean * total, spread * total
     biggest = max(results, key=lambda sr: sr[1].arena_mb)[1]
     slowest = max(cpu)
-    out.write(f"# plan: bnb {geometry.size}; word list {dictionary.label}; rule {dictionary.rule.name}; "
-              f"min score {ns.min_score}; buckets {label}\n")
-    out.write(f"classes\t{total:,}\n")
     out.write(f"sample\t{len(sample)} classes (seed {ns.seed}), {sum(cpu):,.1f} s CPU; "
               f"{sum(len(r.boards) for _, r in results)} boards >= min score\n")
     out.write(f"per class\t{mean:.3f} s CPU mean (standard error {spread:.3f} s), slowest {slowest:.2f} s\n")
     out.write(f"CPU\t{_hours(whole)} (standard error {_hours(whole_err)})\n")
-    out.write(f"wall time\t{_hours(whole / ns.workers)} on {ns.workers} worker(s)\n")
+    out.write(f"wall time\t{_hours(whole / ns.jobs)} on {ns.jobs} worker(s)\n")
     out.write(f"largest task\t{biggest.arena_mb:,.0f} MB tree arena ({biggest.nodes:,} nodes) "
               f"on a worker's base of {base_mb:,.0f} MB\n")
     out.write(_split_line(results, base_mb, ns.worker_memory) + "\n")

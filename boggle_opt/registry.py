@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .core.errors import PluginError
 from .dice import DiceSet
+from .options import did_you_mean
 from .rules import ScoringRule
 from .wordlist import WordListSource
 
@@ -67,20 +68,31 @@ class Registry(Generic[T]):
         for key in (name, *aliases):
             self._names[key] = name
 
+    def _key(self, name: object) -> str | None:
+        """The registered name ``name`` stands for: exact, else in any case if
+        only one name or alias matches that way."""
+        if not isinstance(name, str):
+            return None
+        if name in self._names:
+            return self._names[name]
+        folded = {self._names[k] for k in self._names if k.casefold() == name.casefold()}
+        return folded.pop() if len(folded) == 1 else None
+
     def __contains__(self, name: object) -> bool:
-        return name in self._names
+        return self._key(name) is not None
 
     def get(self, name: str) -> T:
         return self.entry(name).item
 
     def entry(self, name: str) -> Entry[T]:
-        try:
-            return self._entries[self._names[name]]
-        except KeyError:
+        key = self._key(name)
+        if key is None:
             available = ", ".join(self.names()) or "none"
             raise PluginError(
-                f"unknown {self.kind} {name!r} (available: {available})"
-            ) from None
+                f"unknown {self.kind} {name!r}{did_you_mean(str(name), self._names)} "
+                f"(available: {available})"
+            )
+        return self._entries[key]
 
     def names(self) -> list[str]:
         return sorted(self._entries)

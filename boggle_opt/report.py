@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from . import defaults, runrecords
 from .board_svg import board_svg
 from .boards import size_geometry
+from .cli_args import deprecated_alias
 from .class_tasks import Ledger
 from .core.errors import BoggleOptError
 from .core.geometry import Geometry
@@ -395,13 +396,14 @@ def add_parser(sub: Any) -> None:
         description="Write one self-contained HTML page about a run (needs boggle-opt[report]).",
     )
     report.add_argument("run_file", metavar="RUNFILE", help="a run file written by run --out")
-    report.add_argument(
-        "-o", "--output", default="report.html", help="the page to write (default report.html)"
+    page = report.add_argument(
+        "--out", metavar="FILE", default="report.html", help="the page to write (default report.html)"
     )
+    deprecated_alias(report, page, "-o", "--output")  # until 0.2: -o is a searcher option elsewhere
     report.set_defaults(run=cmd_report)
 
 
 def cmd_report(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    write_report(ns.run_file, ns.output, regs)
-    out.write(f"wrote {ns.output}\n")
+    write_report(ns.run_file, ns.out, regs)
+    out.write(f"wrote {ns.out}\n")
     return 0

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from .boards import geometry_for
-from .cli_args import add_rule_and_wordlist
+from .cli_args import CLI_SIZE, add_rule_and_wordlist
 from .core.errors import BoardError
 from .core.geometry import Geometry
 from .core.scorer import Scorer
@@ -69,7 +69,7 @@ class BoardScorer:
         """The geometry and scorer for a board, checking it (BoardError says what is wrong)."""
         found = self._scorers.get(len(board))
         if found is None:
-            geometry = geometry_for(board, self.size)
+            geometry = geometry_for(board, self.size, CLI_SIZE)
             geometry.parse(board)
             found = self._scorers[len(board)] = (geometry, self.dictionary.scorer(geometry))
         return found
@@ -96,17 +96,21 @@ class BoardScorer:
             try:
                 score, count = found[1].score_count(board)
             except BoardError:
-                geometry_for(board, self.size).parse(board)  # the user-facing message
+                geometry_for(board, self.size, CLI_SIZE).parse(board)  # the user-facing message
                 raise
             out.append(f"{board}\t{score}\t{count}\n")
 
-    def one(self, text: str) -> str:
-        """The output for one board, with whatever the options ask for."""
+    def check(self, text: str) -> tuple[str, Geometry, Scorer]:
+        """The board parsed, its geometry and scorer; BoardError says what is wrong."""
         board = text.strip().lower()
         if not board:
             raise BoardError("empty board")
         geometry, scorer = self._scorer(board)
-        board = geometry.parse(board)
+        return geometry.parse(board), geometry, scorer
+
+    def one(self, text: str) -> str:
+        """The output for one board, with whatever the options ask for."""
+        board, geometry, scorer = self.check(text)
         found = scorer.words(board) if self.words else None
         if found is None:
             score, count = scorer.score_count(board)
@@ -180,6 +184,9 @@ def score_boards(scorer: BoardScorer, args: list[str], stdin: TextIO | None, out
 def cmd_score(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs)
     scorer = BoardScorer(dictionary, ns.size, ns.words, ns.multi, ns.json)
+    for arg in ns.boards:  # a bad board on the command line: its error, not a header first
+        if arg != "-":
+            scorer.check(arg)
     out.write(scorer.header())
     score_boards(scorer, ns.boards, sys.stdin, out)
     return 0

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .boards import geometry_for
-from .cli_args import add_rule_and_wordlist
+from .cli_args import CLI_SIZE, add_rule_and_wordlist, deprecated_alias
 from .core.errors import BoggleOptError
 from .core.geometry import Geometry
 from .dictionary import load_dictionary
@@ -30,10 +30,11 @@ def add_parser(sub: Any) -> None:
         description="Draw a board in the terminal, with each --word's path numbered in order.",
     )
     show.add_argument("board", metavar="BOARD", help="letters in column-major order")
-    show.add_argument(
+    word = show.add_argument(
         "--word", action="append", default=[], dest="words", metavar="WORD",
         help="draw this word's path (repeatable; default: the board's best-scoring words)",
     )
+    deprecated_alias(show, word, "--words")  # --word names one word, as in run
     show.add_argument("--top", type=int, default=3, help="words drawn without --word (default 3)")
     show.add_argument("--svg", metavar="FILE", help="also write the board and the paths as an SVG picture")
     show.add_argument("--size", help="CxR (default: square root of the board length)")
@@ -165,7 +166,7 @@ def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         check_output(ns.svg)  # a bad path fails before anything is drawn
     if ns.top < 0:
         raise BoggleOptError(f"--top must be >= 0, got {ns.top}")
-    geometry = geometry_for(ns.board, ns.size)
+    geometry = geometry_for(ns.board, ns.size, CLI_SIZE)
     board = geometry.parse(ns.board)
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs)
     scorer = dictionary.scorer(geometry)

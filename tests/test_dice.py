@@ -62,7 +62,7 @@ def test_dice_command(capsys):
     assert lines[1].startswith("perslatgsineters\tclassic\tyes\t221616\t3.75e-21")
     assert lines[2].startswith("perslatgsineters\tnew\tyes\t")
     # Qu: only the classic set's abjmoq die (and the new set's himnqu) shows it
-    assert main(["dice", "qqrsaaaaeeeeiiii", "--set", "classic"]) == 1
+    assert main(["dice", "qqrsaaaaeeeeiiii", "--dice", "classic"]) == 1
     out, err = capsys.readouterr()
     assert "no: it has 2 cells of 'Qu' but only 1 dice show 'Qu'" in out
     assert err == "boggle-opt: error: dice set 'classic' cannot roll qqrsaaaaeeeeiiii\n"
@@ -71,9 +71,9 @@ def test_dice_command(capsys):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["perslatgsineters", "--set", "big"], "dice set 'big' has 25 dice but a 4x4 board has 16"),
+        (["perslatgsineters", "--dice", "big"], "dice set 'big' has 25 dice but a 4x4 board has 16"),
         (["streaedlp"], "no dice set has 9 dice for a 3x3 board"),
-        (["perslatgsineters", "--set", "nosuch"], "unknown dice set 'nosuch'"),
+        (["perslatgsineters", "--dice", "nosuch"], "unknown dice set 'nosuch'"),
         (["pers1atgsineters"], "is not a letter a-z"),
     ],
 )

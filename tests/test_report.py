@@ -42,7 +42,7 @@ def runs(run_cli, tmp_path_factory, enable2k_path) -> dict[str, Path]:
 
 def test_report_of_a_local_search(runs, run_cli, tmp_path):
     page = tmp_path / "again.html"
-    result = run_cli("report", str(runs["search"]), "-o", str(page))
+    result = run_cli("report", str(runs["search"]), "--out", str(page))
     assert result.returncode == 0, result.stderr
     text = page.read_text()
     assert _undated(text) == _undated(runs["search-page"].read_text()), (
@@ -206,11 +206,11 @@ def test_show_svg_to_a_missing_folder_fails_before_drawing(run_cli, tmp_path):
 
 
 def test_report_errors(run_cli, tmp_path):
-    missing = run_cli("report", str(tmp_path / "nope.jsonl"), "-o", str(tmp_path / "r.html"))
+    missing = run_cli("report", str(tmp_path / "nope.jsonl"), "--out", str(tmp_path / "r.html"))
     assert missing.returncode == 1 and "cannot read run file" in missing.stderr
     other = tmp_path / "other.jsonl"
     other.write_text('{"type": "improved", "board": "abcd", "score": 3}\n')
-    result = run_cli("report", str(other), "-o", str(tmp_path / "r.html"))
+    result = run_cli("report", str(other), "--out", str(tmp_path / "r.html"))
     assert result.returncode == 1 and "not a boggle-opt run file" in result.stderr
     assert result.stderr.count("\n") == 1 and not (tmp_path / "r.html").exists()
 
