@@ -33,9 +33,9 @@ def one_run(jobs: int, wordlist: str, min_score: int, buckets: str) -> dict[str,
     import numpy as np
 
     from boggle_opt.boards import make_geometry
-    from boggle_opt.dictionary import load_dictionary
+    from boggle_opt.dictionary.dictionary import load_dictionary
     from boggle_opt.plugins.bnb import BranchAndBound
-    from boggle_opt.search import Improved, Problem, Progress
+    from boggle_opt.searching.interface import Improved, Problem, Progress
 
     load = os.getloadavg()[0]
     t0 = time.perf_counter()

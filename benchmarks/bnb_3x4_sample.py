@@ -33,8 +33,8 @@ def main() -> int:
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
 
     from boggle_opt.boards import make_geometry
-    from boggle_opt.dictionary import load_dictionary
-    from boggle_opt.board_classes import (
+    from boggle_opt.dictionary.dictionary import load_dictionary
+    from boggle_opt.proofs.board_classes import (
         cell_buckets,
         class_letters,
         class_name,

@@ -60,9 +60,9 @@ def main() -> int:
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
 
     from boggle_opt.boards import size_geometry
-    from boggle_opt.board_classes import letter_mask, parse_class
+    from boggle_opt.proofs.board_classes import letter_mask, parse_class
     from boggle_opt.core.branch import ClassSolver
-    from boggle_opt.dictionary import load_dictionary
+    from boggle_opt.dictionary.dictionary import load_dictionary
 
     try:
         classes = read_classes(ns.classfile)

@@ -45,11 +45,11 @@ def one_run(executor: str, workers: int, min_score: int, size: str, buckets: str
     import numpy as np
 
     from boggle_opt.boards import make_geometry
-    from boggle_opt.dictionary import load_dictionary
-    from boggle_opt.executor import ExecutorSettings
-    from boggle_opt.plugin_loader import load_plugins
+    from boggle_opt.dictionary.dictionary import load_dictionary
+    from boggle_opt.proofs.executor import ExecutorSettings
+    from boggle_opt.registry.loader import load_plugins
     from boggle_opt.plugins.bnb import BranchAndBound
-    from boggle_opt.search import Improved, Problem, Progress
+    from boggle_opt.searching.interface import Improved, Problem, Progress
 
     regs = load_plugins()
     d = load_dictionary("enable2k", "standard", regs)

@@ -92,9 +92,9 @@ def timed(cmd: list[str], stdin_path: Path | None, env: dict[str, str]) -> tuple
 def core_reference(wordlist: Path, boards: list[str]) -> float:
     """Seconds for the core alone: build the dictionary, then score and count every board."""
     from boggle_opt.boards import make_geometry
-    from boggle_opt.dictionary import Dictionary
-    from boggle_opt.plugin_loader import load_plugins
-    from boggle_opt.wordlist import read_word_file
+    from boggle_opt.dictionary.dictionary import Dictionary
+    from boggle_opt.registry.loader import load_plugins
+    from boggle_opt.dictionary.wordlist import read_word_file
 
     start = time.perf_counter()
     d = Dictionary("enable2k", read_word_file(wordlist), load_plugins().rules.get("standard"))

@@ -25,9 +25,9 @@ import boggle_opt
 from boggle_opt.core.errors import WordListError
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.scorer import Scorer
-from boggle_opt.dictionary import Dictionary
-from boggle_opt.plugin_loader import load_plugins
-from boggle_opt.wordlist import clean_words, read_word_file
+from boggle_opt.dictionary.dictionary import Dictionary
+from boggle_opt.registry.loader import load_plugins
+from boggle_opt.dictionary.wordlist import clean_words, read_word_file
 from boggle_opt.wordlists.research import ENV, find_wordlist
 
 REPO = Path(__file__).resolve().parent.parent

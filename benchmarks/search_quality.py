@@ -80,12 +80,12 @@ _DICTIONARIES: dict[tuple[str, str], Any] = {}
 
 def run_task(task: Task) -> Result:
     from boggle_opt.boards import make_geometry
-    from boggle_opt.constraints import Constraints
-    from boggle_opt.dictionary import load_dictionary
-    from boggle_opt.driver import Budget, Driver
-    from boggle_opt.options import make_options
-    from boggle_opt.plugin_loader import load_plugins
-    from boggle_opt.search import Problem
+    from boggle_opt.constraints.fixed import Constraints
+    from boggle_opt.dictionary.dictionary import load_dictionary
+    from boggle_opt.searching.driver import Budget, Driver
+    from boggle_opt.searching.options import make_options
+    from boggle_opt.registry.loader import load_plugins
+    from boggle_opt.searching.interface import Problem
 
     wordlist, rule, cols, rows, known = SCENARIOS[task.scenario]
     registries = load_plugins()
@@ -134,7 +134,7 @@ def table(results: list[Result], markdown: bool) -> str:
 
 
 def default_searchers() -> list[str]:
-    from boggle_opt.plugin_loader import load_plugins
+    from boggle_opt.registry.loader import load_plugins
 
     registry = load_plugins().searchers
     # exhaustive searchers prove optima: they do not fit a fixed time budget

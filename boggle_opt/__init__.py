@@ -36,14 +36,14 @@ hookimpl = pluggy.HookimplMarker("boggle_opt")
 # after hookimpl: nothing below imports it, but a plugin imported later may
 from . import boards  # noqa: E402
 from .analysis import BoardReport, analyse  # noqa: E402
-from .dictionary import Dictionary, load_dictionary  # noqa: E402
-from .options import OptionError, check  # noqa: E402
-from .plugin_loader import PluginLoader, load_plugins  # noqa: E402
-from .rules import ScoringRule  # noqa: E402
-from .search import (  # noqa: E402
+from .dictionary.dictionary import Dictionary, load_dictionary  # noqa: E402
+from .searching.options import OptionError, check  # noqa: E402
+from .registry.loader import PluginLoader, load_plugins  # noqa: E402
+from .dictionary.rules import ScoringRule  # noqa: E402
+from .searching.interface import (  # noqa: E402
     Checkpoint, Event, Improved, Problem, Progress, Searcher, SearcherBase,
 )
-from .wordlist import WordListSource  # noqa: E402
+from .dictionary.wordlist import WordListSource  # noqa: E402
 
 if TYPE_CHECKING:
     from .testing import SearcherConformance

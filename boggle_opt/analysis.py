@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .boards import geometry_for
 from .core.scorer import FoundWord
-from .dictionary import Dictionary
+from .dictionary.dictionary import Dictionary
 
 
 @dataclass(frozen=True)

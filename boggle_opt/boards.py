@@ -19,7 +19,7 @@ from .core.errors import BoardError
 from .core.geometry import Geometry, check_letters, infer_size, parse_size
 
 if TYPE_CHECKING:
-    from .search import Problem
+    from .searching.interface import Problem
 
 A: int = ord("a")
 

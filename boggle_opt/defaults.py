@@ -1,6 +1,6 @@
 """The defaults of a run or a scoring command, named once.
 
-The command line, the library (``boggle_opt.runs``), ``load_dictionary`` and
+The command line, the library (``boggle_opt.runs.run``), ``load_dictionary`` and
 the conformance suite all take these names from here.
 """
 

@@ -28,13 +28,13 @@ import pytest
 
 from . import defaults
 from .boards import size_geometry
-from .constraints import ConstraintError, Constraints, supports
-from .dice import DiceSet
-from .dictionary import Dictionary, load_dictionary
-from .driver import Budget, Driver, RunState
-from .options import OptionError, describe, make_options
-from .plugin_loader import load_plugins
-from .search import Checkpoint, Event, Improved, Problem, Progress, summary_of
+from .constraints.fixed import ConstraintError, Constraints, supports
+from .constraints.dice import DiceSet
+from .dictionary.dictionary import Dictionary, load_dictionary
+from .searching.driver import Budget, Driver, RunState
+from .searching.options import OptionError, describe, make_options
+from .registry.loader import load_plugins
+from .searching.interface import Checkpoint, Event, Improved, Problem, Progress, summary_of
 
 FINISHED = "searcher finished"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from boggle_opt import hookimpl
-from boggle_opt.dice import DiceSet
+from boggle_opt.constraints.dice import DiceSet
 
 CLASSIC = DiceSet(
     "classic",

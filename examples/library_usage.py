@@ -13,9 +13,9 @@ import tempfile
 from pathlib import Path
 
 from boggle_opt import Checkpoint, Event, Improved, Progress, analyse, load_dictionary, load_plugins
-from boggle_opt.driver import RunState
-from boggle_opt.runfile import read_run_file
-from boggle_opt.runs import search
+from boggle_opt.searching.driver import RunState
+from boggle_opt.runs.runfile import read_run_file
+from boggle_opt.runs.run import search
 
 BOARDS = ["perslatgsineters", "gnessoriltaeseti", "abcdefghijklmnop"]
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from distributed import WorkerPlugin
 
-from boggle_opt.executor import TaskContext, WorkerSetup
+from boggle_opt.proofs.executor import TaskContext, WorkerSetup
 
 #: setups handed to this worker, by token
 _setups: dict[str, WorkerSetup] = {}

@@ -28,7 +28,7 @@ else:  # imported on first use (boggle_opt.lazy)
 
 from boggle_opt import hookimpl
 from boggle_opt.boards import board_text, steepest_ascent
-from boggle_opt.board_classes import (
+from boggle_opt.proofs.board_classes import (
     ClassSpace,
     CostModel,
     cell_buckets,
@@ -37,14 +37,14 @@ from boggle_opt.board_classes import (
     default_buckets,
     parse_buckets,
 )
-from boggle_opt.class_tasks import ClassContext, ClassResult, ClassTask, Ledger, part_key, tasks_left
+from boggle_opt.proofs.class_tasks import ClassContext, ClassResult, ClassTask, Ledger, part_key, tasks_left
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.tree import cell_order
-from boggle_opt.executor import Done, Failed, Split, TaskRunner, WorkerSetup, failed_tasks_error
-from boggle_opt.fingerprint import kernel_version
-from boggle_opt.options import check
-from boggle_opt.runrecords import RunFileError, check_boards, checked_pairs
-from boggle_opt.search import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
+from boggle_opt.proofs.executor import Done, Failed, Split, TaskRunner, WorkerSetup, failed_tasks_error
+from boggle_opt.runs.fingerprints import kernel_version
+from boggle_opt.searching.options import check
+from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs
+from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 
 from .local_executor import open_session
 
@@ -153,7 +153,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
 
     def fingerprint(self, problem: Problem) -> dict[str, str]:
         """What decides this searcher's answer beyond the dictionary and size
-        (``boggle_opt.fingerprint``); switch and budgets only change speed."""
+        (``boggle_opt.runs.fingerprints``); switch and budgets only change speed."""
         min_score = self.options.min_score
         return {
             "buckets": self.buckets(problem.geometry)[0],

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from boggle_opt import hookimpl
-from boggle_opt.executor import Done, ExecutorError, ExecutorSettings, Lost, WorkerSetup
+from boggle_opt.proofs.executor import Done, ExecutorError, ExecutorSettings, Lost, WorkerSetup
 
 INSTALL = "pip install 'boggle-opt[dask]'"
 

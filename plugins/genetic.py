@@ -16,9 +16,9 @@ else:  # imported on first use (boggle_opt.lazy)
 
 from boggle_opt import hookimpl
 from boggle_opt.boards import A, board_text, random_letters
-from boggle_opt.options import check
-from boggle_opt.runrecords import RunFileError, check_boards, checked_pairs, latest_state
-from boggle_opt.search import (
+from boggle_opt.searching.options import check
+from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs, latest_state
+from boggle_opt.searching.interface import (
     CHECKPOINT_SECONDS, Checkpoint, Event, Improved, Problem, Progress, SearcherBase, Stopping,
 )
 

@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from boggle_opt import hookimpl
 from boggle_opt.main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
 from boggle_opt.signals import quiet_worker
-from boggle_opt.executor import (
+from boggle_opt.proofs.executor import (
     Done, ExecutorError, ExecutorSession, ExecutorSettings, InlineSession, Lost, TaskContext, WorkerSetup,
 )
 
 if TYPE_CHECKING:
-    from boggle_opt.search import Problem
+    from boggle_opt.searching.interface import Problem
 
 #: pool breaks with no task finished in between before the run gives up
 MAX_BREAKS_IN_A_ROW = 10

@@ -41,15 +41,15 @@ else:  # imported on first use (boggle_opt.lazy)
 
 from boggle_opt import hookimpl
 from boggle_opt.boards import random_letters
-from boggle_opt.constraints import Constraints
+from boggle_opt.constraints.fixed import Constraints
 from boggle_opt.core.errors import BoggleOptError
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.paths import PlacementScorer, paths
 from boggle_opt.core.scorer import Scorer
 from boggle_opt.core.trie import PackedTrie
-from boggle_opt.executor import Done, Failed, TaskRunner, WorkerSetup, failed_tasks_error
-from boggle_opt.options import check
-from boggle_opt.search import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
+from boggle_opt.proofs.executor import Done, Failed, TaskRunner, WorkerSetup, failed_tasks_error
+from boggle_opt.searching.options import check
+from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 
 from .local_executor import open_session
 

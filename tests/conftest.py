@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from boggle_opt.dictionary import Dictionary
-from boggle_opt.plugin_loader import ENV_DISABLE_AUTOLOAD, PluginLoader, Registries
-from boggle_opt.wordlist import read_word_file
+from boggle_opt.dictionary.dictionary import Dictionary
+from boggle_opt.registry.loader import ENV_DISABLE_AUTOLOAD, PluginLoader, Registries
+from boggle_opt.dictionary.wordlist import read_word_file
 from boggle_opt.wordlists.research import how_to_get
 
 REPO = Path(__file__).resolve().parent.parent

@@ -20,7 +20,7 @@ class LosingSession:
         self.queue.append(task)
 
     def collect(self, timeout: float) -> list[Any]:
-        from boggle_opt.executor import Done, Lost
+        from boggle_opt.proofs.executor import Done, Lost
 
         out: list[Any] = []
         for task in self.queue:

@@ -11,7 +11,7 @@ from importlib.resources import files
 
 from boggle_opt import hookimpl
 from boggle_opt.core.errors import WordListError
-from boggle_opt.wordlist import WordListSource
+from boggle_opt.dictionary.wordlist import WordListSource
 
 
 def _load() -> list[str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from boggle_opt import hookimpl
 from boggle_opt.core.errors import WordListError
-from boggle_opt.wordlist import WordListSource, read_word_file
+from boggle_opt.dictionary.wordlist import WordListSource, read_word_file
 
 ENV = "BOGGLE_OPT_WORDLISTS"
 

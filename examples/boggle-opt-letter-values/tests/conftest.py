@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from boggle_opt.api import load_dictionary
-from boggle_opt.dictionary import Dictionary
-from boggle_opt.plugin_loader import Registries, load_plugins
+from boggle_opt.dictionary.dictionary import Dictionary
+from boggle_opt.registry.loader import Registries, load_plugins
 
 from helpers import RULE, WORDLIST, RunCli
 

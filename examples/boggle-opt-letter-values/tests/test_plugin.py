@@ -7,9 +7,9 @@ from importlib.metadata import version
 import pytest
 
 from boggle_opt.api import analyse
-from boggle_opt.dictionary import Dictionary
-from boggle_opt.plugin_loader import Registries
-from boggle_opt.wordlist import playable
+from boggle_opt.dictionary.dictionary import Dictionary
+from boggle_opt.registry.loader import Registries
+from boggle_opt.dictionary.wordlist import playable
 from boggle_opt_letter_values import DISTRIBUTION
 from boggle_opt_letter_values.rule import LETTER_VALUES, letter_points
 from boggle_opt_letter_values.wordlist import load_everyday

@@ -12,11 +12,11 @@ import pytest
 
 from boggle_opt.api import make_geometry
 from boggle_opt.core.geometry import Geometry
-from boggle_opt.dictionary import Dictionary, to_key
-from boggle_opt.driver import Budget, Driver, RunState
-from boggle_opt.options import make_options
-from boggle_opt.plugin_loader import Registries
-from boggle_opt.search import Event, Improved, Problem
+from boggle_opt.dictionary.dictionary import Dictionary, to_key
+from boggle_opt.searching.driver import Budget, Driver, RunState
+from boggle_opt.searching.options import make_options
+from boggle_opt.registry.loader import Registries
+from boggle_opt.searching.interface import Event, Improved, Problem
 from boggle_opt_letter_values.wordlist import load_everyday
 
 from helpers import RULE, WORDLIST, RunCli

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from boggle_opt.api import load_dictionary, make_geometry
-from boggle_opt.options import OptionError, make_options
-from boggle_opt.plugin_loader import load_plugins
-from boggle_opt.search import Improved, Problem, Progress
+from boggle_opt.searching.options import OptionError, make_options
+from boggle_opt.registry.loader import load_plugins
+from boggle_opt.searching.interface import Improved, Problem, Progress
 from boggle_opt.testing import SearcherConformance
 from boggle_opt_tabu import TabuSearch
 from boggle_opt_tabu.tabu import _Walk

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from boggle_opt import hookimpl
-from boggle_opt.rules import ScoringRule
+from boggle_opt.dictionary.rules import ScoringRule
 
 #: English Scrabble tile values
 LETTER_VALUES: dict[str, int] = {

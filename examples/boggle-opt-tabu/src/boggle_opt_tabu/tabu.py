@@ -26,8 +26,8 @@ import numpy as np
 import numpy.typing as npt
 
 from boggle_opt.boards import with_letter
-from boggle_opt.options import check
-from boggle_opt.search import Event, Improved, Problem, Progress, SearcherBase
+from boggle_opt.searching.options import check
+from boggle_opt.searching.interface import Event, Improved, Problem, Progress, SearcherBase
 
 _A = ord("a")
 Ints = npt.NDArray[np.int64]

@@ -1,0 +1,369 @@
+"""The ``boggle-opt`` command line: every command's arguments and what it prints.
+
+Commands: ``score`` (in ``score_command``), ``show``, ``report`` (each in its own module), ``plugins``, ``searchers``, ``run`` (a ``RunSpec`` from
+the arguments or a run file, run by its ``Driver``) and ``bound`` (in
+``bound_command``). Errors are one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+
+from .. import __version__, defaults
+from .bound import add_parser as add_bound_parser
+from .args import IgnoredOption, add_option_pairs, option_pairs, positive_int, seconds
+from .dice import add_constraint_options
+from .dice import add_parser as add_dice_parser
+from .plan import add_parser as add_plan_parser
+from ..core import COMPILED
+from ..core.errors import BoggleOptError
+from ..dictionary.dictionary import ENV_NO_CACHE
+from ..searching.options import as_dict, describe
+from ..registry.loader import ENV_PLUGINS, FAILED, LOADED, load_plugins, request_plugins
+from ..registry.registries import Entry, Registries
+from .score import add_parser as add_score_parser
+from .show import add_parser as add_show_parser
+from .report import add_parser as add_report_parser
+from ..signals import exit_status, on_termination
+
+if TYPE_CHECKING:
+    from ..searching.driver import Consumer, RunState
+    from ..runs.runfile import RunFileWriter
+    from ..runs.run import RunSpec
+
+#: --progress styles (boggle_opt.cli.display makes them); the run's modules are
+#: imported by ``run`` alone, so other commands start sooner
+STYLES = ("rich", "plain", "jsonl", "none")
+
+PROG = "boggle-opt"
+INTERRUPTED = 130
+#: the settings a resumed run takes from its file (so they may not be given too)
+RESUMED_SETTINGS = ("searcher", "size", "rule", "wordlist", "seed", "fix", "word", "dice")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # argparse prints usage too; keep bad input to one line
+        self.exit(2, f"{PROG}: error: {message}\n")
+
+
+def version_text() -> str:
+    core = "compiled with mypyc" if COMPILED else "pure Python"
+    return f"{PROG} {__version__} (core: {core})"
+
+
+def cmd_plugins(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
+    provides: dict[str, list[str]] = {}
+    sections: list[tuple[str, Sequence[Entry[Any]]]] = [
+        ("searchers", regs.searchers.entries()),
+        ("executors", regs.executors.entries()),
+        ("scoring rules", regs.rules.entries()),
+        ("word lists", regs.wordlists.entries()),
+        ("dice sets", regs.dice.entries()),
+    ]
+    for title, entries in sections:
+        for e in entries:
+            provides.setdefault(e.origin.plugin, []).append(f"{title[:-1]} {e.name}")
+    out.write("plugins:\n")
+    for info in regs.plugins:
+        o = info.origin
+        if info.status == LOADED:
+            what = ", ".join(provides.get(o.plugin, [])) or "registers nothing"
+        elif info.status == FAILED:
+            what = f"FAILED to import: {info.detail}"
+        else:
+            what = f"{info.status} ({info.detail})"
+        out.write(f"  {o.plugin:<16} {o.release:<24} {info.module}\n      {what}\n")
+    for title, entries in sections:
+        out.write(f"{title}:\n")
+        if not entries:
+            out.write("  (none)\n")
+        for e in entries:
+            name = e.name + (f" ({', '.join(e.aliases)})" if e.aliases else "")
+            out.write(f"  {name:<24} {e.summary}  [{e.origin.release}]\n")
+            status = getattr(e.item, "status", None) if title == "word lists" else None
+            if status is not None:
+                out.write(f"  {'':<24}   {status()}\n")
+        if title == "word lists":
+            out.write(f"  {'PATH':<24} any file, one word a line  [built in]\n")
+    return 0
+
+
+def _as_typed(value: object) -> str:
+    """A default as a user writes it after ``-o NAME`` (none, true, 0.5, 'text')."""
+    if value is None or isinstance(value, bool):
+        return str(value).lower()
+    return repr(value)
+
+
+def cmd_searchers(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
+    for entry in regs.searchers.entries():
+        out.write(f"{entry.name}: {entry.summary}  [{entry.origin.release}]\n")
+        for opt in describe(entry.item.Options):
+            out.write(f"  -o {opt.name} ({opt.type}, default {_as_typed(opt.default)})  {opt.help}\n")
+    return 0
+
+
+def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = None) -> RunSpec:
+    """The run the ``run`` arguments ask for: a new one, or the one ``--resume``
+    names (its run file locked for as long as ``held`` lasts)."""
+    from ..searching.driver import Budget
+    from ..runs.lock import run_lock
+    from ..runs.run import RunSpec
+
+    given = Budget(ns.time, ns.evals, ns.target)
+    if ns.resume is None:
+        if ns.searcher is None:
+            raise BoggleOptError("run needs --searcher NAME (see `boggle-opt searchers`)")
+        return RunSpec.build(
+            ns.searcher, regs, options=dict(option_pairs(ns)),
+            size=ns.size or defaults.SIZE, rule=ns.rule or defaults.RULE,
+            wordlist=ns.wordlist or defaults.WORDLIST, seed=ns.seed, budget=given, jobs=ns.jobs or 1,
+            fix=ns.fix, word=ns.word, dice=ns.dice,
+            executor=ns.executor, scheduler=ns.scheduler,
+        )
+    clashes = [k for k in RESUMED_SETTINGS if getattr(ns, k) is not None]
+    if ns.option:
+        clashes.append("option")
+    if ns.min_score is not None:
+        clashes.append("min-score")
+    if ns.out is not None:
+        clashes.append("out")
+    if clashes:
+        raise BoggleOptError(
+            f"--resume takes the run's settings from its file; drop --{clashes[0]}"
+        )
+    if held is not None:
+        # locked before it is read: a run still writing it may not be resumed
+        held.enter_context(run_lock(ns.resume, create=False))
+    return RunSpec.resuming(ns.resume, regs, budget=given, jobs=ns.jobs,
+                            executor=ns.executor, scheduler=ns.scheduler)
+
+
+def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
+    from .display import make_display
+    from .report import write_report
+    from ..runs.runfile import RunFileWriter
+    from ..runs.lock import run_lock
+
+    with ExitStack() as held:
+        spec = run_spec(ns, regs, held)
+        run = spec.prepare(regs)
+        problem = run.problem
+        consumers: list[Consumer] = []
+        writer: RunFileWriter | None = None
+        path = ns.resume or ns.out
+        if path is None and ns.report is not None:
+            # the report is made from a run file: a temporary one if none was asked for
+            path = str(Path(held.enter_context(tempfile.TemporaryDirectory())) / "run.jsonl")
+        elif ns.out is not None:
+            held.enter_context(run_lock(ns.out))
+        if path is not None:
+            # first, so a file that cannot take even the start record stops the
+            # run before the display starts
+            writer = RunFileWriter(path, run.record, run.word_count)
+            consumers.append(writer)
+        style = ns.progress or ("rich" if sys.stderr.isatty() else "plain")
+        title = f"{spec.name} · {problem.dictionary.rule.name} · {spec.size} · {problem.dictionary.label}"
+        display = make_display(style, title, problem.geometry.grid, sys.stderr, run.word_count)
+        if display is not None:
+            consumers.append(display)
+        state = run.driver(consumers).run()
+        _report(state, spec, problem.dictionary.label, run.word_count, ns.top, out)
+        if writer is not None and writer.error is not None:
+            print(f"{PROG}: error: {writer.error}", file=sys.stderr)
+            return 1  # no report from a run file that could not be written
+        if ns.report is not None and path is not None:
+            write_report(path, ns.report, regs)
+            out.write(f"# report: {ns.report}\n")
+    return INTERRUPTED if state.stop_reason == "interrupted" else 0
+
+
+def _report(
+    state: RunState,
+    spec: RunSpec,
+    wordlist_label: str,
+    word_count: Callable[[str], int],
+    top: int,
+    out: TextIO,
+) -> None:
+    # options left at None take the searcher's own defaults: not worth a line
+    opts = " ".join(f"{k}={v}" for k, v in as_dict(spec.options).items() if v is not None)
+    out.write(
+        f"# searcher {spec.name} ({opts}); rule {spec.rule}; "
+        f"word list {wordlist_label}; size {spec.size}; "
+        f"seed {spec.seed}; jobs {spec.jobs}"
+        + (f"; constraints {spec.constraints.describe()}" if spec.constraints.active else "")
+        + "\n"
+    )
+    from ..runs.records import describe_budget
+
+    budget = describe_budget(vars(state.budget))
+    out.write(
+        f"# stopped: {state.stop_reason}; {state.evaluations:,} evaluations "
+        f"in {state.elapsed():.1f} s (this segment's budget: {budget})\n"
+    )
+    if spec.resume is not None:
+        # this segment above; the run as a whole here (earlier segments from the run file)
+        past = spec.resume
+        out.write(
+            f"# all {past.segments + 1} segments of the run: "
+            f"{past.evaluations + state.evaluations:,} evaluations in "
+            f"{past.elapsed + state.elapsed():.1f} s\n"
+        )
+    ranked = state.ranked()
+    if not ranked:
+        out.write("# no boards found\n")
+        return
+    out.write("# rank\tboard\tscore\twords\n")
+    for rank, (board, score) in enumerate(ranked[:top], 1):
+        out.write(f"{rank}\t{board}\t{score}\t{word_count(board)}\n")
+    if len(ranked) > top:
+        out.write(f"# ... {len(ranked) - top} more (--top N shows more)\n")
+    best, score = ranked[0]
+    out.write(f"\nbest board ({score} points):\n{spec.geometry.grid(best)}\n")
+    out.flush()
+
+
+# -- the parser ---------------------------------------------------------------
+
+
+def _score(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def _add_run_parser(sub: Any) -> None:
+    run = sub.add_parser(
+        "run",
+        help="search for high-scoring boards",
+        description="Run a searcher. Progress goes to stderr, results to stdout.",
+    )
+    run.add_argument("--searcher", help="searcher name (see `boggle-opt searchers`)")
+    run.add_argument("--rule", help=f"scoring rule (default: {defaults.RULE})")
+    run.add_argument("--size", help=f"board size CxR (default: {defaults.SIZE})")
+    run.add_argument("--wordlist", help="word list name or file (default: embedded)")
+    run.add_argument("--seed", type=int, help="random seed (default: a fresh one, shown)")
+    run.add_argument(
+        "--jobs", type=positive_int,
+        help="processes (independent seeded copies; default 1, or a resumed run's own)"
+    )
+    run.add_argument(
+        "--executor", help="where bnb's and longword's tasks run: local (default) or dask (see `boggle-opt plugins`)"
+    )
+    run.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT", help="an existing Dask cluster's scheduler (implies --executor dask)"
+    )
+    add_option_pairs(run, "a searcher option; repeat for several (see `boggle-opt searchers`)")
+    add_constraint_options(run)
+    run.add_argument("--time", type=seconds, help="stop after this many seconds")
+    run.add_argument("--evals", type=positive_int, help="stop after this many boards scored")
+    run.add_argument("--target", type=_score, help="stop once a board scores this much")
+    run.add_argument("--out", help="append a JSON-lines record of the run to this file")
+    run.add_argument(
+        "--resume", metavar="FILE", help="continue the run recorded in FILE (appends to it)"
+    )
+    run.add_argument(
+        "--report", metavar="FILE", help="write an HTML report of the run to FILE at the end"
+    )
+    run.add_argument("--top", type=positive_int, default=10, help="boards to list (default 10)")
+    run.add_argument(
+        "--progress",
+        choices=STYLES,
+        help="rich (default on a terminal), plain (default otherwise), jsonl or none",
+    )
+    run.set_defaults(run=cmd_run)
+
+    searchers = sub.add_parser("searchers", help="list searchers and their options")
+    searchers.set_defaults(run=cmd_searchers)
+
+
+#: the commands that read a word list, where --no-cache acts
+READS_WORDLISTS = ("score", "show", "run", "bound", "plan")
+
+
+def _add_plugin_options(parser: argparse.ArgumentParser, default: object, reads_wordlists: bool = True) -> None:
+    group = parser.add_argument_group("plugin loading")
+    group.add_argument(
+        "--plugin", action="append", dest="plugins", default=default, metavar="MODULE_OR_FILE",
+        help=f"also load this plugin module or .py file (repeatable; adds to ${ENV_PLUGINS})",
+    )
+    group.add_argument(
+        "--strict-plugins", action="store_true", default=default,
+        help="a plugin that fails to import is an error, not a warning",
+    )
+    if not reads_wordlists:
+        # offered here until 0.1 although it did nothing: accepted, with a note
+        parser.add_argument("--no-cache", action=IgnoredOption)
+        return
+    parser.add_argument(
+        "--no-cache", action="store_true", default=default,
+        help="build word lists afresh instead of reading the dictionary cache",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Find and prove high-scoring Boggle boards.")
+    parser.add_argument("--version", action="version", version=version_text())
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    add_score_parser(sub)
+    add_show_parser(sub)
+    add_report_parser(sub)
+
+    plugins = sub.add_parser("plugins", help="list searchers, rules and word lists")
+    plugins.set_defaults(run=cmd_plugins)
+    _add_run_parser(sub)
+    add_bound_parser(sub)
+    add_dice_parser(sub)
+    add_plan_parser(sub)
+    _add_plugin_options(parser, [])
+    for name, subparser in sub.choices.items():
+        # SUPPRESS: given before the subcommand, the value is not reset after it
+        _add_plugin_options(subparser, argparse.SUPPRESS, name in READS_WORDLISTS)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ns = build_parser().parse_args(argv)
+    saved = {name: os.environ.get(name) for name in (ENV_PLUGINS, ENV_NO_CACHE)}
+    try:
+        with on_termination() as signals:
+            # through the environment, so worker processes load the same plugins
+            request_plugins(ns.plugins or [])
+            if ns.no_cache:
+                os.environ[ENV_NO_CACHE] = "1"  # and so for worker processes
+            regs = load_plugins(strict=bool(ns.strict_plugins))
+            for warning in regs.warnings:
+                print(f"{PROG}: warning: {warning}", file=sys.stderr)
+            code: int = ns.run(ns, regs, sys.stdout)
+        return signals.status(code)
+    except BoggleOptError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt as exc:  # before the run started; SIGTERM and SIGHUP too
+        print(f"{PROG}: {exc or 'interrupted'}", file=sys.stderr)
+        return exit_status(exc)
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`); nothing more to say
+        sys.stderr.close()
+        return 0
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+if __name__ == "__main__":
+    sys.exit(main())

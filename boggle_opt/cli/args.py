@@ -1,0 +1,113 @@
+"""Argument types and options that several commands of the CLI share."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .. import defaults
+from ..core.errors import BoggleOptError
+
+
+#: how a command's user gives a board size (``boards.geometry_for``'s hint)
+CLI_SIZE = "--size CxR"
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0 seconds, got {text}")
+    return value
+
+
+def add_rule_and_wordlist(parser: argparse.ArgumentParser) -> None:
+    """``--rule`` and ``--wordlist``, with their defaults, for a command that
+    scores (``run`` has its own: a resumed run takes them from its file)."""
+    parser.add_argument("--rule", default=defaults.RULE, help=f"scoring rule (default: {defaults.RULE})")
+    parser.add_argument(
+        "--wordlist", default=defaults.WORDLIST, help="word list name or file (default: embedded)"
+    )
+
+
+def warn(message: str) -> None:
+    """A one-line note on stderr, as the CLI writes its warnings."""
+    print(f"boggle-opt: warning: {message}", file=sys.stderr)
+
+
+class DeprecatedAlias(argparse.Action):
+    """An old spelling of an option: acts as ``canonical`` does, after a one-line
+    deprecation note on stderr. Hidden from ``--help``; removed after one release."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, canonical: argparse.Action,
+                 **_: Any) -> None:
+        kind: Any = canonical.type  # may be a registered type's name, which argparse resolves
+        super().__init__(
+            option_strings, canonical.dest, nargs=canonical.nargs, const=canonical.const,
+            default=argparse.SUPPRESS, type=kind, choices=canonical.choices,
+            metavar=canonical.metavar, help=argparse.SUPPRESS,
+        )
+        self.canonical = canonical
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        new = "/".join(self.canonical.option_strings)
+        warn(f"{option_string} is deprecated and will be removed; use {new}")
+        self.canonical(parser, namespace, values, option_string)
+
+
+def deprecated_alias(parser: argparse.ArgumentParser, canonical: argparse.Action, *old: str) -> None:
+    """Keep ``old`` spellings of ``canonical`` working for one release, with a note."""
+    parser.add_argument(*old, action=DeprecatedAlias, canonical=canonical)
+
+
+class IgnoredOption(argparse.Action):
+    """An option a command once offered where it did nothing: still accepted for
+    one release, with a note that it is ignored."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help=argparse.SUPPRESS)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        command = parser.prog.split()[-1]
+        warn(f"{option_string} does nothing for `{command}` and will be refused; drop it")
+
+
+
+def add_option_pairs(parser: argparse.ArgumentParser, help: str) -> None:
+    """``-o/--option NAME VALUE`` (searcher options) and ``--min-score N``, the
+    option every proof needs, also spelled ``-o min-score N``."""
+    parser.add_argument(
+        "-o", "--option", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"), help=help,
+    )
+    parser.add_argument(
+        "--min-score", type=positive_int, metavar="N",
+        help="the searcher's min score (the same as -o min-score N)",
+    )
+
+
+def option_pairs(ns: argparse.Namespace) -> list[tuple[str, str]]:
+    """The ``-o`` pairs with ``--min-score`` among them (given both ways, they must agree)."""
+    pairs = [(str(k), str(v)) for k, v in ns.option]
+    if ns.min_score is None:
+        return pairs
+    for key, value in pairs:
+        if key.replace("_", "-").lower() == "min-score" and value.replace("_", "") != str(ns.min_score):
+            raise BoggleOptError(f"--min-score {ns.min_score} and -o min-score {value} disagree; give one")
+    return [*pairs, ("min-score", str(ns.min_score))]

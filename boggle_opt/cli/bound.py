@@ -1,0 +1,94 @@
+"""``boggle-opt bound CLASS``: the orderly-tree bound of one board class.
+
+Prints the bound, node count, build time and memory; with ``--min-score S``
+also explores the class (branch and bound) and lists its boards scoring S+.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+from typing import Any, TextIO
+
+from ..boards import make_geometry
+from ..proofs.board_classes import letter_mask, parse_class
+from .args import add_rule_and_wordlist
+from ..core.branch import ClassSolver
+from ..core.errors import BoardError
+from ..core.geometry import infer_size, parse_size
+from ..core.tree import cell_order
+from ..dictionary.dictionary import load_dictionary
+from ..registry.registries import Registries
+
+
+def add_parser(sub: Any) -> None:
+    """Add the ``bound`` command to the CLI's subparsers."""
+    p = sub.add_parser(
+        "bound",
+        help="bound one board class (letter sets per cell)",
+        description="Orderly-tree bound of one board class: no board of the class scores more.",
+    )
+    p.add_argument(
+        "cls", metavar="CLASS", help="one letter set per cell, column-major, e.g. \"lnrsy aeiou ...\""
+    )
+    p.add_argument("--size", help="CxR (default: square root of the number of sets)")
+    add_rule_and_wordlist(p)
+    p.add_argument("--order", help="cell order, nearest the root first, e.g. 4,5,1,3,7,0,2,6,8")
+    p.add_argument(
+        "--min-score", type=int, help="also explore the class: list its boards scoring at least this"
+    )
+    p.set_defaults(run=cmd_bound)
+
+
+def _order(text: str, n: int) -> list[int]:
+    try:
+        order = [int(x) for x in text.replace(",", " ").split()]
+    except ValueError:
+        raise BoardError(f"bad --order {text!r}: expected cell numbers, e.g. 4,5,1,3") from None
+    if sorted(order) != list(range(n)):
+        raise BoardError(f"bad --order {text!r}: must list each cell 0..{n - 1} once")
+    return order
+
+
+def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
+    n_sets = len(ns.cls.split())
+    cols, rows = parse_size(ns.size) if ns.size else infer_size(n_sets)
+    geometry = make_geometry(cols, rows)
+    sets = parse_class(ns.cls, geometry)
+    if ns.min_score is not None and ns.min_score < 1:
+        raise BoardError(f"--min-score must be >= 1, got {ns.min_score}")
+    order = _order(ns.order, geometry.n) if ns.order else cell_order(geometry)
+    dictionary = load_dictionary(ns.wordlist, ns.rule, regs)
+    solver = ClassSolver(dictionary.trie, geometry, order)
+    masks = [letter_mask(s) for s in sets]
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.perf_counter()
+    tree = solver.build(masks)
+    seconds = time.perf_counter() - start
+    rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    boards = 1
+    for s in sets:
+        boards *= len(s)
+    out.write(f"# word list: {dictionary.label}; rule: {dictionary.rule.name}; size {geometry.size}\n")
+    out.write(f"class\t{' '.join(sets)}\n")
+    out.write(f"boards\t{boards:,}\n")
+    out.write(f"cell order\t{','.join(map(str, order))}\n")
+    out.write(f"bound\t{tree.bound(tree.root)}\n")
+    out.write(f"nodes\t{tree.n_nodes:,}\n")
+    out.write(f"time\t{seconds:.3f} s\n")
+    out.write(f"memory\t{4 * float(tree.top) / 1e6:.1f} MB arena; peak RSS {rss1 / 1024:.0f} MB "
+              f"(+{(rss1 - rss0) / 1024:.0f} MB building)\n")
+    if ns.min_score is not None:
+        start = time.perf_counter()
+        candidates = solver.solve(masks, ns.min_score)
+        scorer = dictionary.scorer(geometry)
+        scored = {(geometry.canonical(b), scorer.score(b)) for b in candidates}
+        found = sorted(
+            [bs for bs in scored if bs[1] >= ns.min_score], key=lambda bs: (-bs[1], bs[0])
+        )
+        out.write(f"explored\t{time.perf_counter() - start:.3f} s; {len(candidates):,} candidates; "
+                  f"{len(found):,} boards >= {ns.min_score}\n")
+        for board, score in found:
+            out.write(f"{board}\t{score}\n")
+    return 0

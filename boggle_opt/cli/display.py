@@ -1,0 +1,224 @@
+"""Progress displays: consumers of a run's events (rich is imported only for the live panel).
+
+``rich`` is a live panel for a terminal; it pulls the run state at its own
+refresh rate, so a fast searcher is never slowed by drawing. ``plain`` prints
+a line per improvement and every few seconds (pipes, CI logs); ``jsonl``
+prints events as JSON lines; ``none`` shows nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TextIO
+
+from ..searching.driver import Consumer, RunState
+from ..runs.events import event_record, finish_record, progress_record, start_record
+from ..searching.interface import Event, Improved, Progress, Stat
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.panel import Panel
+
+#: what make_display makes (the command line offers the same names)
+STYLES = ("rich", "plain", "jsonl", "none")
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def _fmt(value: Stat) -> str:
+    if isinstance(value, float):
+        return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
+
+
+def _rate(state: RunState) -> float:
+    elapsed = state.elapsed()
+    return state.evaluations / elapsed if elapsed > 0 else 0.0
+
+
+def _budget_left(state: RunState) -> str:
+    b = state.budget
+    parts = []
+    if b.seconds is not None:
+        parts.append(f"{max(0.0, b.seconds - state.elapsed()):.0f} s")
+    if b.evaluations is not None:
+        parts.append(f"{max(0, b.evaluations - state.evaluations):,} evals")
+    if b.target is not None:
+        parts.append(f"target {b.target:,}")
+    return ", ".join(parts) if parts else "none (Ctrl-C stops and keeps the results)"
+
+
+def sparkline(history: list[tuple[float, int]], elapsed: float, width: int = 40) -> str:
+    """Best score over time as block characters, one per time slice."""
+    if not history:
+        return ""
+    span = max(elapsed, history[-1][0], 1e-9)
+    lo, hi = history[0][1], history[-1][1]
+    out = []
+    j = 0
+    best = history[0][1]
+    for i in range(width):
+        t = span * (i + 1) / width
+        while j < len(history) and history[j][0] <= t:
+            best = history[j][1]
+            j += 1
+        level = 0 if hi == lo else math.floor((best - lo) / (hi - lo) * (len(BARS) - 1))
+        out.append(BARS[level])
+    return "".join(out)
+
+
+def status_line(state: RunState) -> str:
+    """One line of progress for plain output."""
+    stats = " ".join(f"{k}={_fmt(v)}" for k, v in state.stats.items())
+    return (
+        f"[{state.elapsed():7.1f}s] best {state.best_score:,} {state.best_board} "
+        f"evals {state.evaluations:,} ({_rate(state):,.0f}/s) {stats}"
+    ).rstrip()
+
+
+class RichDisplay:
+    """A live panel on the terminal (stderr), refreshed a few times a second."""
+
+    def __init__(self, title: str, grid: Callable[[str], str], console: Console | None = None):
+        # rich is imported here, not at the top: commands that draw nothing start sooner
+        from rich.console import Console
+        from rich.live import Live
+
+        self.title = title
+        self.grid = grid
+        self.console = console or Console(stderr=True)
+        self._state: RunState | None = None
+        self._live = Live(
+            get_renderable=self._render,
+            console=self.console,
+            refresh_per_second=4,
+            transient=False,
+        )
+
+    def _render(self) -> Panel:
+        from rich.console import Group
+        from rich.panel import Panel
+        from rich.table import Table
+        from rich.text import Text
+
+        state = self._state
+        if state is None:
+            return Panel("starting…", title=self.title)
+        figures = Table.grid(padding=(0, 2))
+        figures.add_column(style="bold")
+        figures.add_column()
+        figures.add_row("best score", f"{state.best_score:,}" if state.best_score >= 0 else "-")
+        figures.add_row("evaluations", f"{state.evaluations:,} ({_rate(state):,.0f}/s)")
+        figures.add_row("elapsed", f"{state.elapsed():.1f} s")
+        figures.add_row("budget left", _budget_left(state))
+        for key, value in state.stats.items():
+            figures.add_row(key, _fmt(value))
+        board = Text(self.grid(state.best_board) if state.best_board else "", style="bold cyan")
+        top = Table.grid(padding=(0, 4))
+        top.add_row(board, figures)
+        history = sparkline(state.history, state.elapsed())
+        parts: list[Any] = [top]
+        if history:
+            parts.append(Text(f"best over time  {history}", style="green"))
+        if state.stop_reason:
+            parts.append(Text(f"stopped: {state.stop_reason}", style="yellow"))
+        return Panel(Group(*parts), title=self.title, expand=False)
+
+    def start(self, state: RunState) -> None:
+        self._state = state
+        self._live.start()
+
+    def event(self, event: Event, state: RunState) -> None:
+        pass  # Live pulls the state at its own refresh rate
+
+    def finish(self, state: RunState) -> None:
+        self._live.refresh()
+        self._live.stop()
+
+
+class PlainProgress:
+    """A line per improvement and every ``every`` seconds, for logs and pipes."""
+
+    def __init__(self, out: TextIO, every: float = 5.0) -> None:
+        self.out = out
+        self.every = every
+        self._last = 0.0
+
+    def start(self, state: RunState) -> None:
+        self._last = 0.0
+
+    def event(self, event: Event, state: RunState) -> None:
+        now = state.elapsed()
+        if isinstance(event, Improved) and event.score >= state.best_score:
+            self._print(state)
+        elif now - self._last >= self.every:
+            self._print(state)
+
+    def _print(self, state: RunState) -> None:
+        self._last = state.elapsed()
+        self.out.write(status_line(state) + "\n")
+        self.out.flush()
+
+    def finish(self, state: RunState) -> None:
+        self._print(state)
+        self.out.write(f"stopped: {state.stop_reason}\n")
+        self.out.flush()
+
+
+class JsonlProgress:
+    """The run file's records (``events``) as JSON lines; progress at most
+    ``per_second`` times a second."""
+
+    def __init__(
+        self,
+        out: TextIO,
+        per_second: float = 2.0,
+        word_count: Callable[[str], int] | None = None,
+        top: int = 50,
+    ) -> None:
+        self.out = out
+        self.gap = 1.0 / per_second
+        self.word_count = word_count
+        self.top = top
+        self._last = -1e9
+
+    def _write(self, record: Mapping[str, Any]) -> None:
+        self.out.write(json.dumps(record) + "\n")
+        self.out.flush()
+
+    def start(self, state: RunState) -> None:
+        self._write(start_record(state, state.settings))
+
+    def event(self, event: Event, state: RunState) -> None:
+        record = event_record(event, state)
+        if record is not None:
+            self._write(record)
+        elif isinstance(event, Progress) and state.elapsed() - self._last >= self.gap:
+            self._last = state.elapsed()
+            self._write(progress_record(state, event))
+
+    def finish(self, state: RunState) -> None:
+        # without a word counter (a display made by hand), words are left at -1
+        self._write(finish_record(state, self.word_count or (lambda board: -1), self.top))
+
+
+def make_display(
+    style: str,
+    title: str,
+    grid: Callable[[str], str],
+    out: TextIO,
+    word_count: Callable[[str], int] | None = None,
+) -> Consumer | None:
+    """The consumer for ``--progress STYLE`` (None for ``none``)."""
+    if style == "rich":
+        from rich.console import Console
+
+        return RichDisplay(title, grid, Console(file=out))
+    if style == "plain":
+        return PlainProgress(out)
+    if style == "jsonl":
+        return JsonlProgress(out, word_count=word_count)
+    return None

@@ -1,0 +1,180 @@
+"""``boggle-opt show``: a board drawn in the terminal with the path of each word asked for.
+
+Each word gets its own copy of the grid: the cells of its path are numbered
+in the order they are spelled and highlighted, the others dimmed; below it
+the word's points (or that the word list lacks it). Drawn with rich; ``--svg``
+writes the board and each word's path as a self-contained picture (``board_svg``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TextIO
+
+from ..boards import geometry_for
+from .args import CLI_SIZE, add_rule_and_wordlist, deprecated_alias
+from ..core.errors import BoggleOptError
+from ..core.geometry import Geometry
+from ..dictionary.dictionary import load_dictionary
+from ..registry.registries import Registries
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+
+def add_parser(sub: Any) -> None:
+    show = sub.add_parser(
+        "show",
+        help="draw a board and the paths of words on it",
+        description="Draw a board in the terminal, with each --word's path numbered in order.",
+    )
+    show.add_argument("board", metavar="BOARD", help="letters in column-major order")
+    word = show.add_argument(
+        "--word", action="append", default=[], dest="words", metavar="WORD",
+        help="draw this word's path (repeatable; default: the board's best-scoring words)",
+    )
+    deprecated_alias(show, word, "--words")  # --word names one word, as in run
+    show.add_argument("--top", type=int, default=3, help="words drawn without --word (default 3)")
+    show.add_argument("--svg", metavar="FILE", help="also write the board and the paths as an SVG picture")
+    show.add_argument("--size", help="CxR (default: square root of the board length)")
+    add_rule_and_wordlist(show)
+    show.set_defaults(run=cmd_show)
+
+
+@dataclass(frozen=True)
+class WordPath:
+    word: str
+    path: list[int]  # cells in spelling order
+    points: int | None  # None: not in the word list
+
+
+def find_path(geometry: Geometry, board: str, word: str) -> list[int] | None:
+    """A path of adjacent, distinct cells spelling ``word`` (``q`` cells spell "qu")."""
+
+    def extend(cell: int, at: int, path: list[int]) -> list[int] | None:
+        piece = "qu" if board[cell] == "q" else board[cell]
+        if not word.startswith(piece, at):
+            return None
+        path.append(cell)
+        at += len(piece)
+        if at == len(word):
+            return path
+        for nb in geometry.neighbours(cell):
+            if nb not in path and (found := extend(nb, at, path)) is not None:
+                return found
+        path.pop()
+        return None
+
+    for start in range(geometry.n):
+        if (found := extend(start, 0, [])) is not None:
+            return found
+    return None
+
+
+def grid(geometry: Geometry, board: str, path: list[int] | None = None) -> RenderableType:
+    """The board as a table of cells; the path's cells numbered and highlighted."""
+    from rich.table import Table
+    from rich.text import Text
+
+    step = {cell: i for i, cell in enumerate(path or [], 1)}
+    table = Table.grid(padding=(0, 1))
+    for _ in range(geometry.cols):
+        table.add_column(justify="left", min_width=4)
+    for y in range(geometry.rows):
+        row = []
+        for x in range(geometry.cols):
+            cell = geometry.cell(x, y)
+            letter = "Qu" if board[cell] == "q" else board[cell].upper()
+            if cell in step:
+                row.append(Text.assemble((letter, "bold black on yellow"), (str(step[cell]), "bold yellow")))
+            elif path:
+                row.append(Text(letter, style="dim"))
+            else:
+                row.append(Text(letter, style="bold"))
+        table.add_row(*row)
+    return table
+
+
+def picture(
+    geometry: Geometry, board: str, score: int, n_words: int, label: str, words: list[WordPath]
+) -> RenderableType:
+    """The whole picture: the board with its score, then one panel per word."""
+    from rich.columns import Columns
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
+
+    head = Panel(grid(geometry, board), title=board, expand=False)
+    panels = []
+    for w in words:
+        shown = w.word.upper()
+        note = "not in the word list" if w.points is None else f"{w.points} point{'s' * (w.points != 1)}"
+        panels.append(Panel(grid(geometry, board, w.path), title=shown, subtitle=note, expand=False))
+    summary = Text.assemble(
+        (f"{score:,} points", "bold"), f", {n_words:,} words · {geometry.size} · {label}"
+    )
+    parts: list[RenderableType] = [head, summary]
+    if panels:
+        parts.append(Columns(panels))
+    return Group(*parts)
+
+
+def word_paths(
+    geometry: Geometry, board: str, asked: list[str], found: dict[str, tuple[int, list[int]]], top: int
+) -> list[WordPath]:
+    if not asked:
+        best = sorted(found.items(), key=lambda kv: (-kv[1][0], -len(kv[0]), kv[0]))[:top]
+        return [WordPath(w, path, points) for w, (points, path) in best]
+    out = []
+    for raw in asked:
+        word = raw.strip().lower()
+        if not word.isascii() or not word.isalpha():
+            raise BoggleOptError(f"bad word {raw!r}: only letters a-z")
+        if word in found:
+            points, path = found[word]
+            out.append(WordPath(word, path, points))
+            continue
+        spelled = find_path(geometry, board, word)
+        if spelled is None:
+            raise BoggleOptError(f"the word {word!r} cannot be spelled on {board}")
+        out.append(WordPath(word, spelled, None))
+    return out
+
+
+def svg_picture(
+    geometry: Geometry, board: str, score: int, n_words: int, label: str, words: list[WordPath]
+) -> str:
+    """The picture ``--svg`` writes: one grid per word with its path, or the bare board."""
+    from .board_svg import Panel, panels_svg
+
+    panels = [
+        Panel(board, w.path, w.word.upper(),
+              "not in the word list" if w.points is None else f"{w.points} point{'s' * (w.points != 1)}")
+        for w in words
+    ] or [Panel(board)]
+    return panels_svg(geometry, panels, title=f"{board}: {score:,} points, {n_words:,} words",
+                      subtitle=f"{geometry.size} · {label}")
+
+
+def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
+    from rich.console import Console
+
+    from .board_svg import check_output, write_svg
+
+    if ns.svg:
+        check_output(ns.svg)  # a bad path fails before anything is drawn
+    if ns.top < 0:
+        raise BoggleOptError(f"--top must be >= 0, got {ns.top}")
+    geometry = geometry_for(ns.board, ns.size, CLI_SIZE)
+    board = geometry.parse(ns.board)
+    dictionary = load_dictionary(ns.wordlist, ns.rule, regs)
+    scorer = dictionary.scorer(geometry)
+    found = {w.word: (w.points, w.path) for w in scorer.words(board)}
+    words = word_paths(geometry, board, ns.words, found, ns.top)
+    drawing = picture(geometry, board, scorer.score(board), len(found), dictionary.label, words)
+    Console(file=out, highlight=False).print(drawing)
+    if ns.svg:
+        write_svg(ns.svg, svg_picture(geometry, board, scorer.score(board), len(found),
+                                      dictionary.label, words))
+    return 0

@@ -1,0 +1,282 @@
+"""Constraints on the boards a run may report: fixed cells, a word, real dice.
+
+``--fix PATTERN`` fixes letters in place (a board string with ``.`` for free
+cells); ``--word WORD`` asks that the board hold the word somewhere (the
+searcher may move it); ``--dice NAME`` that a dice set can roll the board.
+The driver's ``Problem`` carries one ``Constraints``; a searcher that honours
+them says so with ``honours_constraints = True``, and any other refuses to run
+with them (``require_support``). Searchers use ``random_board`` for starting
+points, ``change_mask`` to keep letter changes off fixed cells, and
+``satisfied`` for anything else.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (boggle_opt.lazy)
+    from ..lazy import numpy as np
+
+from ..core.errors import BoggleOptError
+from ..core.geometry import Geometry
+from .dice import DiceSet
+
+#: steps a random path search takes before it starts again elsewhere
+PATH_STEPS = 5_000
+#: fresh attempts at a random board before giving up
+ATTEMPTS = 500
+#: paths the feasibility check looks at before assuming the rest is fine
+CHECK_PATHS = 200_000
+
+
+class ConstraintError(BoggleOptError):
+    """A constraint that is malformed, impossible, or not supported by a searcher."""
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """What every reported board must satisfy; the default constrains nothing."""
+
+    #: letters by cell, ``.`` for a free cell ("" for none)
+    fix: str = ""
+    #: a word (``qu`` spelled out) the board must hold
+    word: str = ""
+    dice: DiceSet | None = None
+    _nbrs: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
+
+    @classmethod
+    def build(
+        cls,
+        geometry: Geometry,
+        fix: str | None = None,
+        word: str | None = None,
+        dice: DiceSet | None = None,
+    ) -> Constraints:
+        """Checked constraints for boards of ``geometry``: a one-line
+        ConstraintError if one is malformed or they cannot all hold."""
+        fix = (fix or "").strip().lower()
+        word = (word or "").strip().lower()
+        n, size = geometry.n, geometry.size
+        if fix:
+            if len(fix) != n:
+                raise ConstraintError(
+                    f"--fix pattern {fix!r} has {len(fix)} cells but a {size} board has {n}"
+                )
+            bad = [ch for ch in fix if ch != "." and not "a" <= ch <= "z"]
+            if bad:
+                raise ConstraintError(
+                    f"--fix pattern {fix!r}: {bad[0]!r} is neither a letter a-z nor '.'"
+                )
+        if word:
+            if not all("a" <= ch <= "z" for ch in word):
+                raise ConstraintError(f"--word {word!r} must be letters a-z")
+            if "q" in word.replace("qu", ""):
+                raise ConstraintError(f"--word {word!r} has a q without a u: no board can hold it")
+            cells = len(word.replace("qu", "q"))
+            if cells > n:
+                raise ConstraintError(
+                    f"--word {word!r} needs {cells} cells but a {size} board has {n}"
+                )
+        if dice is not None:
+            dice.check_cells(n, size)
+        nbrs = tuple(tuple(geometry.neighbours(c)) for c in range(n))
+        made = cls(fix if fix.strip(".") else "", word, dice, nbrs)
+        made._check_feasible()
+        return made
+
+    # -- facts ----------------------------------------------------------------
+
+    @property
+    def active(self) -> bool:
+        return bool(self.fix or self.word or self.dice is not None)
+
+    @property
+    def per_board(self) -> bool:
+        """True if a move can break them anywhere (a word or dice), so each new
+        board must be checked; fixed cells alone are kept by not touching them."""
+        return bool(self.word or self.dice is not None)
+
+    @cached_property
+    def key(self) -> str:
+        """The word as cells: ``qu`` is the one cell ``q``."""
+        return self.word.replace("qu", "q")
+
+    @cached_property
+    def fixed(self) -> dict[int, str]:
+        return {c: ch for c, ch in enumerate(self.fix) if ch != "."}
+
+    def free_cells(self, n: int) -> list[int]:
+        return [c for c in range(n) if c not in self.fixed]
+
+    def change_mask(self, n: int) -> np.ndarray:
+        """Bool mask over ``cell * 26 + letter``: False where a letter change
+        would touch a fixed cell."""
+        mask = np.ones(n * 26, dtype=bool)
+        for c in self.fixed:
+            mask[c * 26: c * 26 + 26] = False
+        return mask
+
+    def record(self) -> dict[str, str]:
+        """As a run file records them (and ``--resume`` reads them back)."""
+        out = {"fix": self.fix, "word": self.word, "dice": self.dice.name if self.dice else ""}
+        return {k: v for k, v in out.items() if v}
+
+    def describe(self) -> str:
+        parts = [f"--{k} {v}" for k, v in self.record().items()]
+        return " ".join(parts) if parts else "none"
+
+    # -- checks ---------------------------------------------------------------
+
+    def satisfied(self, board: str) -> bool:
+        """True if ``board`` meets every constraint."""
+        for c, ch in self.fixed.items():
+            if board[c] != ch:
+                return False
+        if self.dice is not None and not self.dice.rollable(board):
+            return False
+        return not self.word or self.holds_word(board)
+
+    def holds_word(self, board: str) -> bool:
+        """True if some path of adjacent distinct cells spells the word."""
+        key = self.key
+        nbrs = self._nbrs
+
+        def extend(cell: int, depth: int, used: int) -> bool:
+            if depth == len(key):
+                return True
+            ch = key[depth]
+            for nb in nbrs[cell]:
+                if board[nb] == ch and not used >> nb & 1 and extend(nb, depth + 1, used | 1 << nb):
+                    return True
+            return False
+
+        return any(board[c] == key[0] and extend(c, 1, 1 << c) for c in range(len(board)))
+
+    def _paths(self, limit: int) -> Iterator[list[int]]:
+        """Paths spelling the word whose cells agree with the fixed letters
+        (at most ``limit``), depth first."""
+        key, fixed, nbrs = self.key, self.fixed, self._nbrs
+        count = 0
+
+        def fits(cell: int, depth: int) -> bool:
+            return fixed.get(cell, key[depth]) == key[depth]
+
+        stack: list[tuple[list[int], int]] = [
+            ([c], 1 << c) for c in reversed(range(len(nbrs))) if fits(c, 0)
+        ]
+        while stack and count < limit:
+            path, used = stack.pop()
+            if len(path) == len(key):
+                count += 1
+                yield path
+                continue
+            for nb in nbrs[path[-1]]:
+                if not used >> nb & 1 and fits(nb, len(path)):
+                    stack.append((path + [nb], used | 1 << nb))
+
+    def _check_feasible(self) -> None:
+        dice = self.dice
+        if dice is not None and not dice.can_show(Counter(self.fixed.values())):
+            raise ConstraintError(
+                f"dice set {dice.name!r} cannot roll the letters of --fix {self.fix!r}"
+            )
+        if not self.word:
+            return
+        found = False
+        for path in self._paths(CHECK_PATHS):
+            if dice is None:
+                found = True
+                break
+            letters = Counter(self.fixed[c] for c in self.fixed if c not in path)
+            letters.update(self.key)
+            if dice.can_show(letters):
+                found = True
+                break
+        if not found:
+            with_fix = f" with --fix {self.fix!r}" if self.fix else ""
+            by_dice = f" that dice set {dice.name!r} can roll" if dice is not None else ""
+            raise ConstraintError(f"no board{by_dice} holds --word {self.word!r}{with_fix}")
+
+    # -- random boards --------------------------------------------------------
+
+    def random_board(self, n: int, rng: np.random.Generator, freqs: np.ndarray) -> str:
+        """A random board meeting the constraints: the word along a random
+        path, the fixed letters, the rest a roll of the dice or letters drawn
+        by ``freqs`` (26 probabilities)."""
+        rnd = random.Random(int(rng.integers(1 << 62)))
+        cdf = np.cumsum(freqs) / max(float(np.sum(freqs)), 1e-300)
+        for _ in range(ATTEMPTS):
+            need = dict(self.fixed)
+            if self.word:
+                path = self.random_path(rnd)
+                if path is None:
+                    continue
+                need.update(zip(path, self.key))
+            if self.dice is not None:
+                board = self.dice.roll(rng, need)
+                if board is None:
+                    continue
+                return board
+            codes = np.minimum(np.searchsorted(cdf, rng.random(n), side="right"), 25)
+            cells = [need.get(c) or chr(97 + int(codes[c])) for c in range(n)]
+            return "".join(cells)
+        raise ConstraintError(
+            f"could not draw a random board meeting the constraints ({self.describe()})"
+        )
+
+    def random_path(self, rnd: random.Random) -> list[int] | None:
+        """A random path spelling the word that agrees with the fixed letters."""
+        key, fixed, nbrs = self.key, self.fixed, self._nbrs
+        starts = [c for c in range(len(nbrs)) if fixed.get(c, key[0]) == key[0]]
+        if not starts:
+            return None
+        path = [rnd.choice(starts)]
+        used = {path[0]}
+        options = [self._shuffled(nbrs[path[0]], rnd)]
+        steps = 0
+        while len(path) < len(key):
+            steps += 1
+            if steps > PATH_STEPS:
+                return None
+            if not options[-1]:
+                options.pop()
+                used.discard(path.pop())
+                if not path:
+                    return None
+                continue
+            c = options[-1].pop()
+            if c in used or fixed.get(c, key[len(path)]) != key[len(path)]:
+                continue
+            path.append(c)
+            used.add(c)
+            options.append(self._shuffled(nbrs[c], rnd))
+        return path
+
+    @staticmethod
+    def _shuffled(cells: tuple[int, ...], rnd: random.Random) -> list[int]:
+        return rnd.sample(cells, len(cells))
+
+
+NONE = Constraints()
+
+
+def supports(searcher: Any) -> bool:
+    """True if a searcher class says it honours constraints."""
+    return bool(getattr(searcher, "honours_constraints", False))
+
+
+def require_support(searcher: Any, constraints: Constraints) -> None:
+    """A one-line ConstraintError if ``constraints`` are set and the searcher
+    cannot honour them (it would report boards that break them)."""
+    if constraints.active and not supports(searcher):
+        name = getattr(searcher, "name", "") or getattr(searcher, "__name__", "this searcher")
+        raise ConstraintError(
+            f"searcher {name!r} cannot honour --fix, --word or --dice ({constraints.describe()})"
+        )

@@ -1,0 +1,236 @@
+"""A cache of built dictionaries on disk, so a command starts without rebuilding its trie.
+
+A file holds one dictionary: the packed trie, its sorted keys and their
+points. Its name and its header carry a key made of everything the build
+depends on: the word list's content, the scoring rule (name and the
+distribution and version that registered it), boggle-opt's version and the
+source of the modules that clean words and pack the trie. Nothing in a file
+is trusted: a wrong magic, key, length or checksum (a foreign, stale,
+truncated or corrupt file) means the dictionary is built again and the file
+rewritten. Files are written to a temporary name and renamed, so a reader
+never sees half a file, and two processes building at once both end with a
+whole one.
+
+The folder is the platform's cache folder (``~/.cache/boggle-opt`` on Linux,
+per ``platformdirs``), or ``$BOGGLE_OPT_CACHE``; ``--no-cache`` (``cache=False``)
+skips it. A rule registered from a local file or module has no version to key
+on, so its dictionaries are never cached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+import sys
+import tempfile
+import zlib
+from array import array
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from librt.vecs import vec
+from mypy_extensions import i64
+
+from ..core.trie import PackedTrie
+
+ENV_CACHE = "BOGGLE_OPT_CACHE"
+#: bump when the file layout changes
+FORMAT = 1
+MAGIC = b"BOGLDICT"
+_HEADER = struct.Struct("<8sI")  # magic, JSON header length
+#: modules whose code decides what a build contains (cleaning, keys, packing)
+_BUILD_SOURCES = ("wordlist.py", "dictionary.py", "core/trie.py")
+
+
+def cache_dir() -> Path:
+    """Where dictionaries are cached: ``$BOGGLE_OPT_CACHE``, else the platform's cache folder."""
+    env = os.environ.get(ENV_CACHE, "").strip()
+    if env:
+        return Path(env).expanduser()
+    import platformdirs  # only when the cache is used
+
+    return Path(platformdirs.user_cache_dir("boggle-opt", appauthor=False))
+
+
+def _build_fingerprint() -> str:
+    """boggle-opt's version and a hash of the build code's source, where it is installed.
+
+    The version alone misses a development tree whose code changed under the same version.
+    """
+    from .. import __version__
+
+    digest = hashlib.sha256(f"{__version__} format {FORMAT} {sys.byteorder}".encode())
+    package = Path(__file__).resolve().parent
+    for name in _BUILD_SOURCES:
+        try:
+            digest.update((package / name).read_bytes())
+        except OSError:
+            digest.update(name.encode())  # an install without sources: the version decides
+    return digest.hexdigest()
+
+
+def cache_key(lines: list[str], rule_name: str, rule_release: str) -> str:
+    """The key of a dictionary: hex digest of its inputs and of the code that builds it."""
+    digest = hashlib.sha256()
+    digest.update(_build_fingerprint().encode())
+    digest.update(f"\0rule {rule_name} from {rule_release}\0".encode())
+    digest.update("\n".join(lines).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+class Built:
+    """A built dictionary's parts: what a cache file holds.
+
+    ``keys`` and ``points`` (only searchers that study the words read them) are
+    decoded from a cache file's bytes on first use, which keeps start-up short.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        n_words: int,
+        keys: list[bytes] | bytes,
+        points: list[int] | bytes,
+        trie: PackedTrie,
+    ) -> None:
+        self.name = name
+        self.n_words = n_words
+        self._keys = keys
+        self._points = points
+        self.trie = trie
+
+    @property
+    def keys(self) -> list[bytes]:
+        if isinstance(self._keys, bytes):
+            self._keys = self._keys.split(b"\n") if self._keys else []
+        return self._keys
+
+    @property
+    def points(self) -> list[int]:
+        if isinstance(self._points, bytes):
+            self._points = _i64_array(self._points).tolist()
+        return self._points
+
+
+def _i64_bytes(values: Iterable[int]) -> bytes:
+    data = array("q", values)
+    if sys.byteorder != "little":
+        data.byteswap()
+    return data.tobytes()
+
+
+def _i64_array(data: bytes | memoryview) -> array[int]:
+    out = array("q")
+    out.frombytes(data)
+    if sys.byteorder != "little":
+        out.byteswap()
+    return out
+
+
+def _i64_view(data: memoryview) -> memoryview | array[int]:
+    """The file's int64 values without a copy where the machine is little-endian."""
+    return data.cast("q") if sys.byteorder == "little" else _i64_array(data)
+
+
+def encode(key: str, built: Built) -> bytes:
+    """The file's bytes: magic, header length, JSON header, then the arrays."""
+    parts = [
+        _i64_bytes(built.trie.nodes),
+        _i64_bytes(built.trie.points),
+        _i64_bytes(built.points),
+        b"\n".join(built.keys),  # keys are a-z only
+    ]
+    payload = b"".join(parts)
+    header = json.dumps(
+        {
+            "format": FORMAT,
+            "key": key,
+            "name": built.name,
+            "n_words": built.n_words,
+            "sizes": [len(p) for p in parts],
+            "crc32": zlib.crc32(payload),
+        }
+    ).encode()
+    return _HEADER.pack(MAGIC, len(header)) + header + payload
+
+
+def decode(data: bytes, key: str) -> Built | None:
+    """The dictionary in a file's bytes, or None if they are not a whole file for ``key``."""
+    if len(data) < _HEADER.size:
+        return None
+    magic, header_len = _HEADER.unpack_from(data)
+    start = _HEADER.size + header_len
+    if magic != MAGIC or start > len(data):
+        return None
+    try:
+        header = json.loads(data[_HEADER.size : start])
+        sizes = [int(s) for s in header["sizes"]]
+        ok = header["format"] == FORMAT and header["key"] == key and len(sizes) == 4
+        name, n_words, crc = str(header["name"]), int(header["n_words"]), int(header["crc32"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    if not ok or min(sizes) < 0 or start + sum(sizes) != len(data):
+        return None
+    payload = memoryview(data)[start:]
+    if zlib.crc32(payload) != crc or any(s % 8 for s in sizes[:3]):
+        return None
+    offsets = [0]
+    for s in sizes:
+        offsets.append(offsets[-1] + s)
+    nodes, node_points = (_i64_view(payload[offsets[i] : offsets[i + 1]]) for i in range(2))
+    points = payload[offsets[2] : offsets[3]].tobytes()
+    blob = payload[offsets[3] : offsets[4]].tobytes()
+    # the word count against both arrays: a file cut or padded to the right length still fails
+    if blob.count(b"\n") + 1 != n_words or len(points) != 8 * n_words:
+        return None
+    if len(nodes) != len(node_points) or not nodes:
+        return None
+    saved: tuple[vec[i64], vec[i64], i64] = (vec[i64](nodes), vec[i64](node_points), n_words)
+    return Built(name, n_words, blob, points, PackedTrie([], [], saved))
+
+
+def _path(folder: Path, key: str) -> Path:
+    return folder / f"dictionary-{key[:40]}.bin"
+
+
+def load(folder: Path, key: str) -> Built | None:
+    """The cached dictionary for ``key``, or None if there is no sound file for it."""
+    try:
+        data = _path(folder, key).read_bytes()
+    except OSError:
+        return None
+    return decode(data, key)
+
+
+def save(folder: Path, key: str, built: Built) -> bool:
+    """Write the file atomically; False (and nothing left behind) if the folder is not writable."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".dictionary-", suffix=".tmp", dir=folder)
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(encode(key, built))
+        os.replace(tmp, _path(folder, key))
+        return True
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return False
+
+
+def cached(key: str, build: Callable[[], Built], folder: Path | None = None) -> Built:
+    """The dictionary for ``key`` from the cache, else built and saved there."""
+    folder = cache_dir() if folder is None else folder
+    found = load(folder, key)
+    if found is not None:
+        return found
+    built = build()
+    save(folder, key, built)
+    return built
+

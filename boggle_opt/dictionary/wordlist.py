@@ -1,0 +1,60 @@
+"""Word-list sources and the cleaning every list goes through."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.errors import WordListError
+
+
+@dataclass(frozen=True)
+class WordListSource:
+    """A named word list; ``load()`` returns its raw lines (not yet cleaned).
+    ``status()``, for a list that may be missing, says whether it is found here
+    and where to get it (``boggle-opt plugins`` shows it)."""
+
+    name: str
+    summary: str
+    load: Callable[[], list[str]]
+    aliases: tuple[str, ...] = field(default=())
+    status: Callable[[], str] | None = None
+
+
+def read_word_file(path: str | Path) -> list[str]:
+    """The lines of a word-list file; a clear WordListError if it can't be read."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except IsADirectoryError:
+        raise WordListError(f"word list {str(p)!r} is a directory, not a file") from None
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise WordListError(f"cannot read word list {str(p)!r}: {reason}") from None
+    # Word lists are ASCII; anything else on a line makes that line unusable.
+    return data.decode("utf-8", errors="replace").splitlines()
+
+
+def playable(word: str) -> bool:
+    """Can ``word`` (lower-case) ever be spelled on a board?"""
+    if len(word) < 3 or not (word.isascii() and word.isalpha()):
+        return False
+    # 'q' only exists as the "Qu" cell, so every q must be followed by u.
+    return "q" not in word or word.count("q") == word.count("qu")
+
+
+def clean_words(lines: Iterable[str]) -> list[str]:
+    """Distinct playable words, sorted. Tolerates CRLF, upper case, blank lines."""
+    words = {w for w in (line.strip().lower() for line in lines) if playable(w)}
+    return sorted(words)
+
+
+def looks_like_path(spec: str) -> bool:
+    return os.sep in spec or spec.endswith(".txt") or os.path.exists(spec)
+
+
+def path_source(path: str) -> WordListSource:
+    """Any file, one word a line: the built-in source for ``--wordlist PATH``."""
+    return WordListSource(path, f"the file {path}", lambda: read_word_file(path))

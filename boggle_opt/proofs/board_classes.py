@@ -1,0 +1,291 @@
+"""Board classes for branch and bound: letter buckets and their enumeration.
+
+A partition of a-z into buckets turns every board into a class: each cell
+takes the bucket of its letter. Classes equivalent under the board's
+symmetries hold the same boards up to symmetry, so one per orbit is kept.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import itertools
+import math
+import string
+from collections.abc import Iterator, Sequence
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (boggle_opt.lazy)
+    from ..lazy import numpy as np
+
+from ..core.errors import BoggleOptError
+from ..core.geometry import Geometry
+
+#: docs/reference.md's buckets, found by heuristic search
+BUCKETS_2 = "aeiosuy bcdfghjklmnpqrtvwxz"
+BUCKETS_3 = "aeijou bcdfgmpqvwxz hklnrsty"
+BUCKETS_4 = "aeiou bdfgjqvwxz lnrsy chkmpt"
+
+
+class BucketError(BoggleOptError, ValueError):
+    """Letter buckets that are not a partition of a-z, or a malformed class."""
+
+
+def default_buckets(geometry: Geometry) -> tuple[str, str]:
+    """Buckets and corner buckets ("" = the same) for a size. Fewer buckets
+    mean fewer, bigger classes (bigger trees, more memory); on 3x3 three
+    buckets measured fastest (2: as fast but 4x the memory; 4: twice as slow).
+    Larger boards take docs/reference.md's 3x4 choice: 2 buckets in the corners."""
+    if geometry.n <= 9:
+        return BUCKETS_3, ""
+    return BUCKETS_3, BUCKETS_2
+
+
+def corner_cells(geometry: Geometry) -> list[int]:
+    last_col = (geometry.cols - 1) * geometry.rows
+    return sorted({0, geometry.rows - 1, last_col, last_col + geometry.rows - 1})
+
+
+def cell_buckets(geometry: Geometry, buckets: list[str], corners: list[str] | None = None) -> list[list[str]]:
+    """The bucket list of each cell (corners may have their own partition)."""
+    corner = set(corner_cells(geometry)) if corners else set()
+    return [corners if c in corner and corners else buckets for c in range(geometry.n)]
+
+
+def parse_buckets(text: str) -> list[str]:
+    """Buckets separated by spaces or ``|``; they must cover a-z exactly once."""
+    parts = text.replace("|", " ").lower().split()
+    if not parts:
+        raise BucketError("buckets: expected letter groups such as 'aeiou bcdfg...'")
+    seen: dict[str, int] = {}
+    for i, part in enumerate(parts):
+        for ch in part:
+            if ch not in string.ascii_lowercase:
+                raise BucketError(f"buckets: {ch!r} is not a letter a-z (in {part!r})")
+            if ch in seen:
+                raise BucketError(f"buckets: letter {ch!r} is in more than one bucket")
+            seen[ch] = i
+    missing = "".join(ch for ch in string.ascii_lowercase if ch not in seen)
+    if missing:
+        raise BucketError(f"buckets: letters {missing!r} are in no bucket; every a-z must be in one")
+    return ["".join(sorted(p)) for p in parts]
+
+
+def letter_mask(letters: str) -> int:
+    mask = 0
+    for ch in letters:
+        mask |= 1 << (ord(ch) - 97)
+    return mask
+
+
+def parse_class(text: str, geometry: Geometry) -> list[str]:
+    """A class written as one letter set per cell, e.g. ``"lnrsy aeiou ..."``."""
+    parts = text.lower().split()
+    if len(parts) != geometry.n:
+        raise BucketError(
+            f"a {geometry.size} class needs {geometry.n} letter sets, got {len(parts)}"
+        )
+    for part in parts:
+        bad = [ch for ch in part if ch not in string.ascii_lowercase]
+        if bad:
+            raise BucketError(f"class: {bad[0]!r} is not a letter a-z (in {part!r})")
+    return ["".join(sorted(set(p))) for p in parts]
+
+
+def _counts(geometry: Geometry, n_buckets: int | Sequence[int]) -> list[int]:
+    counts = [n_buckets] * geometry.n if isinstance(n_buckets, int) else list(n_buckets)
+    if len(counts) != geometry.n or min(counts) < 1:
+        raise BucketError(f"{geometry.size}: expected {geometry.n} bucket counts >= 1, got {counts}")
+    if any(counts[p[i]] != counts[i] for p in geometry.symmetries for i in range(geometry.n)):
+        raise BucketError("bucket counts must be the same on cells that a symmetry swaps")
+    return counts
+
+
+def count_classes(geometry: Geometry, n_buckets: int | Sequence[int]) -> int:
+    """The number of canonical classes (symmetry orbits of bucket assignments),
+    by Burnside's lemma: the mean over symmetries of the assignments each
+    leaves unchanged (one free choice per cycle of the symmetry)."""
+    counts = _counts(geometry, n_buckets)
+    fixed = 0
+    for perm in geometry.symmetries:
+        seen = [False] * geometry.n
+        product = 1
+        for start in range(geometry.n):
+            if not seen[start]:
+                cell = start
+                while not seen[cell]:
+                    seen[cell] = True
+                    cell = perm[cell]
+                product *= counts[start]
+        fixed += product
+    return fixed // len(geometry.symmetries)
+
+
+class ClassSpace:
+    """Every assignment of bucket numbers to cells, numbered in mixed radix
+    (cell 0 the most significant digit), so comparing two assignments'
+    numbers compares them lexicographically. An assignment is canonical when
+    its number is the smallest of its images under the board's symmetries
+    (which map corners to corners, so corners may have their own count).
+
+    Numbers are split into groups of consecutive digits (4x4: two groups of
+    2,916 values); tables give each group value's digits and its part of the
+    number of every image, so testing a block of numbers is a few divisions
+    and table look-ups in numpy, with no per-cell work."""
+
+    #: assignments tested per numpy step (a few MB on 4x4)
+    BLOCK = 1 << 16
+    #: the most values in one group's tables
+    GROUP_MAX = 1 << 16
+
+    def __init__(self, geometry: Geometry, n_buckets: int | Sequence[int]) -> None:
+        self.geometry = geometry
+        self.counts = counts = _counts(geometry, n_buckets)
+        n = geometry.n
+        weights = [1] * n
+        for i in range(n - 2, -1, -1):
+            weights[i] = weights[i + 1] * counts[i + 1]
+        self.total = total = weights[0] * counts[0]
+        if total >= 1 << 62:
+            raise BucketError(f"{geometry.size} with these buckets has {total:,} bucket assignments; too many")
+        # weight of each cell's digit in the number of the assignment's image
+        # under each symmetry other than the identity (image[i] = cls[p[i]])
+        image_weights = [[0] * (len(geometry.symmetries) - 1) for _ in range(n)]
+        for s, perm in enumerate(geometry.symmetries[1:]):
+            for i, src in enumerate(perm):
+                image_weights[src][s] = weights[i]
+        # groups of consecutive cells, from the last, of about equal size
+        n_groups = max(1, math.ceil(math.log(total) / math.log(self.GROUP_MAX))) if total > 1 else 1
+        target = total ** (1 / n_groups)
+        groups: list[list[int]] = []
+        cell = n - 1
+        while cell >= 0:
+            group = [cell]
+            size = counts[cell]
+            cell -= 1
+            while cell >= 0 and size < target and size * counts[cell] <= self.GROUP_MAX:
+                group.insert(0, cell)
+                size *= counts[cell]
+                cell -= 1
+            groups.insert(0, group)
+        #: per group: (weight of its value in the number, number of values,
+        #: digits of each value as tuples, image parts of each value)
+        self.groups: list[tuple[int, int, list[tuple[int, ...]], np.ndarray]] = []
+        for group in groups:
+            values = list(itertools.product(*[range(counts[c]) for c in group]))
+            parts = np.array(
+                [[sum(d * image_weights[c][s] for d, c in zip(v, group)) for s in range(len(image_weights[0]))]
+                 for v in values],
+                dtype=np.int64,
+            ).reshape(len(values), -1)
+            self.groups.append((weights[group[-1]], len(values), values, parts))
+        # a block's numbers are start + step * k (mod total): no int64 overflow
+        self.block = max(1, min(self.BLOCK, (1 << 62) // total))
+        self.step = self._step()
+
+    def _step(self) -> int:
+        """A step coprime to the number of assignments, near total / golden
+        ratio: visiting ``k * step mod total`` for k = 0, 1, ... is a fixed
+        permutation whose every stretch is spread evenly over all assignments
+        (a Weyl sequence), and it is plain integer arithmetic, the same on
+        every machine and numpy version."""
+        total = self.total
+        step = max(1, round(total * 0.6180339887498949))
+        while math.gcd(step, total) != 1:
+            step += 1
+        return step
+
+    def canonical(self, numbers: np.ndarray) -> list[tuple[int, ...]]:
+        """The canonical ones of these assignment numbers, as bucket numbers by cell."""
+        values = [(numbers // weight) % size for weight, size, _, _ in self.groups]
+        images: np.ndarray | None = None
+        for (_, _, _, parts), v in zip(self.groups, values):
+            images = parts[v] if images is None else images + parts[v]
+        if images is not None and images.shape[1] > 0:
+            keep = numbers <= images.min(axis=1)
+            values = [v[keep] for v in values]
+        out: list[tuple[int, ...]] = []
+        for (_, _, digits, _), v in zip(self.groups, values):
+            if not out:
+                out = [digits[i] for i in v.tolist()]
+            else:
+                out = [head + digits[i] for head, i in zip(out, v.tolist())]
+        return out
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        return self.iterate(shuffled=True)
+
+    def iterate(self, shuffled: bool = True) -> Iterator[tuple[int, ...]]:
+        """Canonical classes one at a time, in memory independent of their
+        number: in lexicographic order, or (``shuffled``) in the fixed order
+        of the Weyl permutation, so any stretch of the sequence is a fair
+        sample of the whole (for an ETA) and a resumed run sees the same
+        sequence."""
+        total = self.total
+        step = self.step if shuffled else 1
+        offsets = (np.arange(self.block, dtype=np.int64) * step) % total
+        for begin in range(0, total, self.block):
+            size = min(self.block, total - begin)
+            numbers = offsets[:size] + begin * step % total
+            numbers[numbers >= total] -= total
+            yield from self.canonical(numbers)
+
+
+def iterate_classes(
+    geometry: Geometry, n_buckets: int | Sequence[int], shuffled: bool = True
+) -> Iterator[tuple[int, ...]]:
+    """Canonical classes lazily (see ``ClassSpace.iterate``)."""
+    return ClassSpace(geometry, n_buckets).iterate(shuffled)
+
+
+def enumerate_classes(geometry: Geometry, n_buckets: int | Sequence[int]) -> list[tuple[int, ...]]:
+    """Every assignment of bucket numbers to cells (``n_buckets`` per cell,
+    or one count for all) that is the smallest of its symmetry orbit, in
+    lexicographic order, as a list (4x4 with the default buckets: 1.06
+    million; use ``iterate_classes`` to go through them in flat memory)."""
+    return list(iterate_classes(geometry, n_buckets, shuffled=False))
+
+
+def class_name(cls: tuple[int, ...]) -> str:
+    """A class's compact name for run files: its bucket numbers, e.g. ``"012..."``."""
+    return "".join(str(b) if b < 10 else chr(ord("a") + b - 10) for b in cls)
+
+
+def class_letters(cls: tuple[int, ...], buckets: list[list[str]]) -> list[str]:
+    """The letter set of each cell, from its bucket number and the cell's buckets."""
+    return [buckets[c][b] for c, b in enumerate(cls)]
+
+
+class CostModel:
+    """Relative work of a class, to hand out the big ones first: the words
+    whose first three letters fit some three-cell path of the class. On a
+    sample of 3x3 classes its rank correlation with solve time was 0.82 (the
+    class's board count: -0.79)."""
+
+    def __init__(self, keys: list[bytes], geometry: Geometry, buckets: list[list[str]]) -> None:
+        counts = np.zeros((26, 26, 26))
+        for key in keys:
+            if len(key) >= 3:
+                counts[key[0] - 97, key[1] - 97, key[2] - 97] += 1
+        self.counts = counts
+        self.buckets = buckets
+        self.paths = [
+            (a, b, c)
+            for a in range(geometry.n)
+            for b in geometry.neighbours(a)
+            for c in geometry.neighbours(b)
+            if c != a
+        ]
+        self._table: dict[tuple[str, str, str], float] = {}
+
+    def _words(self, s1: str, s2: str, s3: str) -> float:
+        key = (s1, s2, s3)
+        if key not in self._table:
+            idx = [[ord(ch) - 97 for ch in s] for s in key]
+            self._table[key] = float(self.counts[np.ix_(*idx)].sum())
+        return self._table[key]
+
+    def cost(self, cls: tuple[int, ...]) -> float:
+        sets = class_letters(cls, self.buckets)
+        return sum(self._words(sets[a], sets[b], sets[c]) for a, b, c in self.paths)

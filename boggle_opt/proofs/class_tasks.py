@@ -1,0 +1,225 @@
+"""Board classes as tasks for branch and bound: solving one, splitting one, and
+which of them a run file says are finished.
+
+A task is a class (a bucket number per cell) narrowed by a ``part``: some
+cells fixed to one letter each. Splitting a task fixes the first cell, in
+the kernel's cell order, that still has several letters: one sub-task per
+letter, together exactly the task's boards. A class that is too big for a
+worker (its tree passes a node budget, it runs past a time budget, or its
+worker was killed) is split and its pieces are solved and recorded on their
+own; past a time budget the letters already solved are kept as finished
+pieces.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .board_classes import class_letters, class_name, letter_mask
+from ..core.branch import ClassSolver
+from ..core.geometry import Geometry
+from ..core.scorer import Scorer
+from ..core.trie import PackedTrie
+
+Part = tuple[tuple[int, int], ...]  # (cell, letter 0-25) pairs, in the order they were fixed
+
+
+@dataclass(frozen=True)
+class ClassTask:
+    """A class, or the part of it with some cells fixed to one letter."""
+
+    cls: tuple[int, ...]
+    part: Part = ()
+
+    @property
+    def name(self) -> str:
+        return class_name(self.cls)
+
+    @property
+    def part_key(self) -> str:
+        """``""`` for a whole class; else e.g. ``"4a.1e"`` (cell 4 is a, then cell 1 is e)."""
+        return part_key(self.part)
+
+    def letters(self, buckets: list[list[str]]) -> list[str]:
+        sets = class_letters(self.cls, buckets)
+        for cell, letter in self.part:
+            sets[cell] = chr(97 + letter)
+        return sets
+
+    def split(self, buckets: list[list[str]], order: list[int]) -> list[ClassTask]:
+        """One task per letter of the first cell in ``order`` with several
+        letters; none if every cell has one letter (a single board)."""
+        sets = self.letters(buckets)
+        for cell in order:
+            if len(sets[cell]) > 1:
+                return [ClassTask(self.cls, (*self.part, (cell, ord(ch) - 97))) for ch in sets[cell]]
+        return []
+
+
+def part_key(part: Part) -> str:
+    return ".".join(f"{cell}{chr(97 + letter)}" for cell, letter in part)
+
+
+def parse_part(key: str) -> Part:
+    return tuple((int(piece[:-1]), ord(piece[-1]) - 97) for piece in key.split(".") if piece)
+
+
+def parse_class_name(name: str) -> tuple[int, ...]:
+    """The inverse of ``class_name``."""
+    return tuple(int(ch, 36) for ch in name)
+
+
+@dataclass(frozen=True)
+class ClassResult:
+    """What solving one task gave: boards >= min score and where time went.
+    ``too_big``: its tree passed the node budget; it was not solved (split it).
+    ``unfinished``: it ran past the time budget; the pieces of ``task.split``
+    with these letters are unsolved, the others are solved and ``boards``
+    are theirs."""
+
+    task: ClassTask
+    boards: list[tuple[str, int]]
+    pruned: bool  # the root bound was below the min score
+    root_bound: int
+    nodes: int
+    candidates: int
+    build_s: float
+    force_s: float
+    bound_s: float
+    rescore_s: float
+    peak_mb: float
+    too_big: bool = False
+    seconds: float = 0.0
+    #: the tree arena's peak (4-byte words), the task's own memory beyond the worker's base
+    arena_mb: float = 0.0
+    unfinished: str = ""
+
+
+class ClassContext:
+    """Per-worker state: the solver and scorer of one size and word list.
+    With a ``node_budget``, each tree is built first and a task whose tree
+    has more nodes is handed back unsolved (``too_big``) to be split. With a
+    ``time_budget`` (seconds), a solve that runs past it stops between two
+    letters of the task's split cell and hands back the letters left."""
+
+    def __init__(
+        self,
+        keys: list[bytes],
+        points: list[int],
+        cols: int,
+        rows: int,
+        buckets: list[list[str]],
+        min_score: int,
+        switch_pct: int,
+        switch_score: int,
+        node_budget: int = 0,
+        time_budget: float = 0.0,
+    ) -> None:
+        geometry = Geometry(cols, rows)
+        trie = PackedTrie(keys, points)
+        self.solver = ClassSolver(trie, geometry)
+        self.scorer = Scorer(trie, geometry)
+        self.buckets = buckets
+        self.min_score = min_score
+        self.switch_pct = switch_pct
+        self.switch_score = switch_score
+        self.node_budget = node_budget
+        self.time_budget = time_budget
+
+    def run(self, task: ClassTask) -> ClassResult:
+        start = time.perf_counter()
+        sets = task.letters(self.buckets)
+        masks = [letter_mask(s) for s in sets]
+        solver = self.solver
+        if self.node_budget and any(len(s) > 1 for s in sets):
+            t0 = time.perf_counter()
+            nodes = solver.build(masks).n_nodes
+            if nodes > self.node_budget:
+                return ClassResult(task, [], False, 0, nodes, 0, time.perf_counter() - t0, 0.0, 0.0, 0.0,
+                                   _peak_mb(), too_big=True, seconds=time.perf_counter() - start)
+        deadline = start + self.time_budget if self.time_budget > 0 else 0.0
+        candidates = solver.solve(masks, self.min_score, self.switch_pct, self.switch_score, deadline)
+        left = solver.unfinished
+        unfinished = "".join(chr(97 + i) for i in range(26) if left >> i & 1)
+        t0 = time.perf_counter()
+        boards = []
+        for board in candidates:
+            score = self.scorer.score(board)
+            if score >= self.min_score:
+                boards.append((board, score))
+        rescore = time.perf_counter() - t0
+        return ClassResult(
+            task, boards, solver.root_bound < self.min_score, solver.root_bound,
+            solver.n_nodes, len(candidates),
+            solver.build_seconds, solver.force_seconds, solver.bound_seconds, rescore, _peak_mb(),
+            seconds=time.perf_counter() - start, arena_mb=4 * int(solver.peak_words) / 1e6,
+            unfinished=unfinished,
+        )
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+class Ledger:
+    """Which classes a run file says are finished, whole or in parts.
+
+    Records: a finished task ``{"class": name, "part": key, "boards": ...}``
+    (no ``part``: the whole class) and a split ``{"split": name, "part": key,
+    "into": [keys]}``. A class is finished when its whole task is, or every
+    piece its splits lead to; a piece recorded twice counts once."""
+
+    def __init__(self) -> None:
+        self.done: dict[str, set[str]] = {}
+        self.splits: dict[tuple[str, str], list[str]] = {}
+        self.boards: list[tuple[str, int]] = []
+
+    def add(self, rec: Mapping[str, Any]) -> None:
+        if "class" in rec:
+            name, key = str(rec["class"]), str(rec.get("part", ""))
+            parts = self.done.setdefault(name, set())
+            if key not in parts:
+                parts.add(key)
+                self.boards.extend((str(b), int(s)) for b, s in rec.get("boards", []))
+        elif "split" in rec:
+            self.splits[str(rec["split"]), str(rec.get("part", ""))] = [str(k) for k in rec["into"]]
+
+    def left(self, name: str) -> list[str]:
+        """The part keys of ``name`` still to solve (``[""]``: all of it)."""
+        done = self.done.get(name, set())
+        out: list[str] = []
+        stack = [""]
+        while stack:
+            key = stack.pop()
+            if key in done:
+                continue
+            children = self.splits.get((name, key))
+            if children is None:
+                out.append(key)
+            else:
+                stack.extend(reversed(children))
+        return out
+
+    def state(self) -> tuple[set[str], dict[str, list[str]]]:
+        """Finished classes, and the parts left of those begun but not finished."""
+        begun = set(self.done) | {name for name, _ in self.splits}
+        finished: set[str] = set()
+        partial: dict[str, list[str]] = {}
+        for name in begun:
+            left = self.left(name)
+            if left:
+                partial[name] = left
+            else:
+                finished.add(name)
+        return finished, partial
+
+
+def tasks_left(partial: Mapping[str, list[str]]) -> Iterable[ClassTask]:
+    for name in sorted(partial):
+        cls = parse_class_name(name)
+        for key in partial[name]:
+            yield ClassTask(cls, parse_part(key))

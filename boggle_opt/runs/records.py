@@ -1,0 +1,206 @@
+"""Checks on what a run file says, before ``--resume`` trusts it.
+
+A run file is text a user can edit, copy half of, or mix up: every field the
+resume reads is checked for its type here, so a wrong one is a one-line
+``RunFileError`` naming the line and the field, never a traceback deep in a
+searcher. Record types the reader does not use are left alone (a newer
+version may write more).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import BoggleOptError
+from ..core.geometry import Geometry
+
+
+class RunFileError(BoggleOptError):
+    """A run file that cannot be written or read back."""
+
+
+def read_records(path: str) -> list[dict[str, Any]]:
+    """Every record of a run file, checked, the first a start record; a torn
+    last line (written half-way when the run was killed) is skipped."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RunFileError(f"cannot read run file {path!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise RunFileError(f"run file {path!r} is not text (byte {exc.start})") from None
+    lines = text.splitlines()
+    records: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            if number == len(lines):
+                break
+            raise RunFileError(f"run file {path!r} line {number} is not JSON") from None
+        records.append(check_record(record, f"run file {path!r} line {number}"))
+    starts = [r for r in records if r.get("type") == "start"]
+    if not starts:
+        raise RunFileError(f"{path!r} is not a boggle-opt run file (no start record)")
+    return records
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
+
+
+def _need(ok: bool, where: str, what: str) -> None:
+    if not ok:
+        raise RunFileError(f"{where}: {what}")
+
+
+def check_record(record: Any, where: str) -> dict[str, Any]:
+    """``record`` (one parsed line) if the fields the reader uses have the right types."""
+    _need(isinstance(record, dict), where, "not a record (expected a JSON object)")
+    kind = record.get("type")
+    _need(isinstance(kind, str), where, "no \"type\" field")
+    if kind == "start":
+        _need(isinstance(record.get("settings"), dict), where, "\"settings\" is not an object")
+        jobs = record["settings"].get("jobs")
+        _need(jobs is None or (_is_int(jobs) and jobs >= 1), where, "'jobs' is not a whole number >= 1")
+    elif kind == "improved":
+        _need(isinstance(record.get("board"), str), where, "\"board\" is not a string")
+        _need(_is_int(record.get("score")), where, "\"score\" is not a whole number")
+    elif kind == "checkpoint":
+        _need(isinstance(record.get("record"), dict), where, "\"record\" is not an object")
+    if kind in ("improved", "progress", "finish"):
+        for name in ("elapsed", "evaluations"):
+            value = record.get(name, 0)
+            _need(_is_number(value) and value >= 0, where, f"{name!r} is not a number >= 0")
+    checked: dict[str, Any] = record
+    return checked
+
+
+_SETTINGS_TEXT = ("searcher", "size", "rule", "wordlist")
+
+
+def check_settings(settings: Mapping[str, Any], path: str) -> None:
+    """The first start record's settings, as ``RunSpec.resuming`` reads them."""
+    where = f"run file {path!r} settings"
+    for name in _SETTINGS_TEXT:
+        value = settings.get(name)
+        _need(value is None or isinstance(value, str), where, f"{name!r} is not a string")
+    _need(settings.get("seed") is None or _is_int(settings.get("seed")), where,
+          "'seed' is not a whole number")
+    options = settings.get("options")
+    _need(options is None or isinstance(options, dict), where, "'options' is not an object")
+    for key, value in (options or {}).items():
+        _need(value is None or isinstance(value, (str, int, float, bool)), where,
+              f"option {key!r} is not a single value")
+    budget = settings.get("budget")
+    _need(budget is None or isinstance(budget, dict), where, "'budget' is not an object")
+    for name in ("seconds", "evaluations", "target"):
+        value = (budget or {}).get(name)
+        _need(value is None or _is_number(value), where, f"budget {name!r} is not a number")
+
+
+def check_boards(boards: list[tuple[str, int]], geometry: Geometry, where: str) -> None:
+    """Boards of the run being resumed: letters a-z, as many as the size has cells."""
+    for board, _ in boards:
+        _need(len(board) == geometry.n and board.isascii() and board.isalpha()
+              and board.islower(), where, f"board {board[:40]!r} is not a {geometry.size} board")
+
+
+def checked_pairs(value: Any, where: str) -> list[tuple[str, int]]:
+    """``[[board, score], ...]`` as written in a checkpoint."""
+    _need(isinstance(value, list), where, "boards are not a list")
+    pairs: list[tuple[str, int]] = []
+    for item in value:
+        _need(isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
+              and _is_int(item[1]), where, f"{str(item)[:40]} is not a [board, score] pair")
+        pairs.append((item[0], item[1]))
+    return pairs
+
+
+@dataclass
+class Segment:
+    """One segment of a run (a fresh run, or one ``--resume``), as its records say."""
+
+    #: the segment's own budget (``seconds``, ``evaluations``, ``target``; None: no limit)
+    budget: dict[str, float | None]
+    started: str = ""
+    elapsed: float = 0.0
+    evaluations: int = 0
+    #: None if the segment has no finish record (killed, or still running)
+    stop_reason: str | None = None
+    #: the best score the run had reached by the segment's end (-1: none)
+    best: int = -1
+
+
+def segment_budget(settings: Any) -> dict[str, float | None]:
+    """A start record's budget, with anything that is not a number dropped
+    (only the first start's settings are checked strictly)."""
+    raw = settings.get("budget") if isinstance(settings, dict) else None
+    raw = raw if isinstance(raw, dict) else {}
+    return {name: raw[name] if _is_number(raw.get(name)) else None
+            for name in ("seconds", "evaluations", "target")}
+
+
+def segments_of(records: list[dict[str, Any]]) -> list[Segment]:
+    """The segments of checked records (``read_records``), oldest first; a
+    killed segment counts up to its last record."""
+    segments: list[Segment] = []
+    best = -1
+    for r in records:
+        kind = r.get("type")
+        if kind == "start":
+            segments.append(Segment(segment_budget(r.get("settings")), str(r.get("time", "")), best=best))
+            continue
+        if not segments:
+            continue
+        seg = segments[-1]
+        if kind in ("improved", "progress", "finish"):
+            seg.elapsed = max(seg.elapsed, float(r.get("elapsed", 0.0)))
+            seg.evaluations = max(seg.evaluations, int(r.get("evaluations", 0)))
+        if kind == "improved":
+            best = max(best, int(r["score"]))
+            seg.best = best
+        elif kind == "finish":
+            seg.stop_reason = str(r.get("stop_reason", ""))
+    return segments
+
+
+def describe_budget(budget: Mapping[str, Any]) -> str:
+    """A budget as a person reads it: ``50,000 evaluations, 60 s``; ``none`` if unlimited."""
+    parts = []
+    if budget.get("evaluations") is not None:
+        parts.append(f"{int(budget['evaluations']):,} evaluations")
+    if budget.get("seconds") is not None:
+        parts.append(f"{float(budget['seconds']):g} s")
+    if budget.get("target") is not None:
+        parts.append(f"target {int(budget['target']):,}")
+    return ", ".join(parts) or "none (to the end)"
+
+
+def latest_state(records: tuple[Mapping[str, Any], ...], kind: str, size: str) -> Mapping[str, Any] | None:
+    """The state a local search checkpointed (``{"kind": kind, "size": size,
+    "state": {...}}``) that a resumed run continues from: the one with the
+    highest best score, the latest of those (several ``--jobs`` copies each
+    write their own). None if there is none (a fresh run, or a run file of a
+    version that did not checkpoint local searches)."""
+    chosen: Mapping[str, Any] | None = None
+    top = -1
+    for rec in records:
+        state = rec.get("state")
+        if rec.get("kind") != kind or rec.get("size") != size or not isinstance(state, dict):
+            continue
+        best = state.get("best")
+        score = best[1] if isinstance(best, list) and len(best) == 2 and _is_int(best[1]) else -1
+        if score >= top:
+            chosen, top = state, score
+    return chosen

@@ -1,0 +1,371 @@
+"""A run of a searcher: its specification, built once, and ``search()`` for Python callers.
+
+``RunSpec`` holds every fact of a run (searcher and options, rule, word list,
+size, seed, budget, jobs, and the run file it resumes). ``boggle-opt run``,
+``search()`` below and the driver's worker processes all take it:
+``spec.prepare()`` builds the dictionary, the problem and the searcher, and
+``PreparedRun.driver()`` the ``Driver`` that runs it. ``spec.record()`` is the
+same facts as the run file writes them (and ``--resume`` reads them back).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .. import defaults
+from ..boards import size_geometry
+from ..constraints.fixed import NONE, Constraints, require_support
+from ..core.errors import BoggleOptError
+from ..core.geometry import Geometry
+from ..dictionary.dictionary import Dictionary, load_dictionary
+from ..searching.driver import Budget, Consumer, Driver, RunState
+from ..proofs.executor import Executor, ExecutorSettings
+from .fingerprints import check_resume, fingerprint
+from ..main_guard import refuse_in_starting_worker, refuse_unguarded
+from ..searching.options import as_dict, make_options
+from ..registry.loader import load_plugins
+from ..registry.registries import Registries
+from .runfile import PastRun, RunFileWriter, read_run_file
+from .lock import run_lock
+from .records import check_boards, check_settings, describe_budget
+from ..searching.interface import Event, Problem, Searcher
+
+__all__ = ["PreparedRun", "RunSpec", "SearchResult", "default_budget", "search"]
+
+
+def default_budget(cls: type[Searcher]) -> Budget:
+    """A run given no budget: to the end if exhaustive, else ``defaults.SECONDS``."""
+    return Budget() if getattr(cls, "exhaustive", False) else Budget(seconds=defaults.SECONDS)
+
+
+def remaining_budget(past: PastRun) -> Budget:
+    """What a resumed run given no budget runs for: what its last segment's
+    budget had left. A budget that is used up (or a target reached) is a
+    one-line error naming the flags that give the new segment one."""
+    if not past.history:
+        return Budget()
+    last = past.history[-1]
+    old = last.budget
+    seconds, evals, target = old["seconds"], old["evaluations"], old["target"]
+    left_seconds = None if seconds is None else seconds - last.elapsed
+    left_evals = None if evals is None else int(evals) - last.evaluations
+    if ((left_seconds is not None and left_seconds <= 0) or (left_evals is not None and left_evals < 1)
+            or (target is not None and last.best >= target)):
+        raise BoggleOptError(
+            f"run file {past.path!r}: its last segment used its whole budget ({describe_budget(old)}); "
+            "give the resumed run one: --time SECONDS, --evals N or --target SCORE"
+        )
+    return Budget(left_seconds, left_evals, None if target is None else int(target))
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Every setting of one run, checked: build one with ``RunSpec.build``."""
+
+    #: the searcher class and the name it runs under
+    searcher: type[Searcher]
+    name: str
+    #: an instance of ``searcher.Options``
+    options: Any
+    #: board size ``CxR``
+    size: str
+    rule: str
+    wordlist: str
+    seed: int
+    budget: Budget
+    #: worker processes (independent copies, or the searcher's own if ``parallel``)
+    jobs: int = 1
+    #: the run file's account of the run this one continues
+    resume: PastRun | None = None
+    #: ``--fix``, ``--word`` and ``--dice``: what every reported board must meet
+    constraints: Constraints = NONE
+    #: where a searcher that hands out tasks runs them (``--executor``), and
+    #: an existing cluster's address (``--scheduler``)
+    executor: str = "local"
+    executor_class: type[Executor] | None = None
+    scheduler: str | None = None
+
+    @classmethod
+    def build(
+        cls,
+        searcher: str | type[Searcher],
+        registries: Registries,
+        *,
+        options: Mapping[str, object] = {},
+        size: str = defaults.SIZE,
+        rule: str = defaults.RULE,
+        wordlist: str = defaults.WORDLIST,
+        seed: int | None = None,
+        budget: Budget | None = None,
+        jobs: int = 1,
+        resume: PastRun | None = None,
+        fix: str | None = None,
+        word: str | None = None,
+        dice: str | None = None,
+        executor: str | None = None,
+        scheduler: str | None = None,
+    ) -> RunSpec:
+        """Look the searcher up, check its options (written as ``-o`` takes them)
+        and constraints (``fix`` pattern, ``word``, ``dice`` set name), and fill
+        the gaps: a fresh seed, and with no budget what a resumed run had left,
+        else ``default_budget``."""
+        if isinstance(searcher, str):
+            entry = registries.searchers.entry(searcher)
+            name, found = entry.name, entry.item
+        else:
+            name, found = getattr(searcher, "name", "") or searcher.__name__, searcher
+        pairs = [(str(key), str(value)) for key, value in options.items()]
+        opts = make_options(name, found.Options, pairs)
+        if budget is None or budget.unlimited:
+            budget = remaining_budget(resume) if resume is not None else default_budget(found)
+        if jobs < 1:
+            raise BoggleOptError(f"jobs must be >= 1, got {jobs}")
+        geometry = size_geometry(size)
+        dice_set = registries.dice.get(dice) if dice else None
+        constraints = Constraints.build(geometry, fix, word, dice_set)
+        require_support(found, constraints)
+        chosen = executor or ("dask" if scheduler else "local")
+        if (executor is not None or scheduler is not None) and not getattr(found, "parallel", False):
+            raise BoggleOptError(
+                f"searcher {name!r} runs --jobs independent copies itself; --executor and "
+                "--scheduler serve searchers that hand out tasks (bnb)"
+            )
+        executor_class = None
+        if chosen in registries.executors or executor is not None or scheduler is not None:
+            executor_class = registries.executors.get(chosen)  # unknown: lists the available
+        return cls(
+            searcher=found,
+            name=name,
+            options=opts,
+            size=size_geometry(size).size,
+            rule=rule,
+            wordlist=wordlist,
+            seed=secrets.randbits(32) if seed is None else seed,
+            budget=budget,
+            jobs=jobs,
+            resume=resume,
+            constraints=constraints,
+            executor=chosen,
+            executor_class=executor_class,
+            scheduler=scheduler,
+        )
+
+    @classmethod
+    def resuming(
+        cls, path: str, registries: Registries, *, budget: Budget | None = None, jobs: int | None = None,
+        executor: str | None = None, scheduler: str | None = None,
+    ) -> RunSpec:
+        """The run recorded in the run file ``path``, to continue it (with a new
+        ``budget``, or what its own had left; on ``jobs`` processes, or as many
+        as its last segment)."""
+        past = read_run_file(path)
+        settings = past.settings
+        check_settings(settings, path)
+        if settings.get("searcher") is None:
+            raise BoggleOptError(f"run file {path!r} does not name its searcher")
+        limits = settings.get("constraints") or {}
+        if not isinstance(limits, dict) or not all(isinstance(v, str) for v in limits.values()):
+            raise BoggleOptError(f"run file {path!r} settings: 'constraints' is not an object of strings")
+        spec = cls.build(
+            str(settings["searcher"]), registries,
+            options=dict(settings.get("options") or {}),
+            size=str(settings.get("size") or defaults.SIZE),
+            rule=str(settings.get("rule") or defaults.RULE),
+            wordlist=str(settings.get("wordlist") or defaults.WORDLIST),
+            seed=int(settings["seed"]) if settings.get("seed") is not None else None,
+            budget=budget, jobs=jobs or past.jobs, resume=past,
+            fix=limits.get("fix"), word=limits.get("word"), dice=limits.get("dice"),
+            executor=executor, scheduler=scheduler,
+        )
+        check_boards(past.boards, spec.geometry, f"run file {path!r}")
+        return spec
+
+    @property
+    def geometry(self) -> Geometry:
+        return size_geometry(self.size)
+
+    @property
+    def segment(self) -> int:
+        """0 for a fresh run; for a resumed one, how many segments came before."""
+        return self.resume.segments if self.resume is not None else 0
+
+    def problem(self, dictionary: Dictionary | None = None,
+                registries: Registries | None = None) -> Problem:
+        """The problem to search (``dictionary`` must be for this word list and rule)."""
+        if dictionary is None:
+            dictionary = load_dictionary(self.wordlist, self.rule, registries)
+        resumed = tuple(self.resume.checkpoints) if self.resume is not None else ()
+        known = tuple(self.resume.boards) if self.resume is not None else ()
+        executor = None
+        if self.executor_class is not None:
+            executor = self.executor_class(ExecutorSettings(self.jobs, self.scheduler))
+        return Problem(dictionary, self.geometry, jobs=self.jobs, resumed=resumed,
+                       target=self.budget.target, constraints=self.constraints, executor=executor,
+                       known=known)
+
+    def worker_problem(self) -> Problem:
+        """The problem as one of ``jobs`` independent copies rebuilds it, in its own
+        process (with the run it resumes: each copy continues from a checkpoint)."""
+        return dataclasses.replace(self, jobs=1).problem()
+
+    def record(self, wordlist_label: str) -> dict[str, Any]:
+        """The run's settings as the run file records them."""
+        record: dict[str, Any] = {
+            "searcher": self.name,
+            "options": as_dict(self.options),
+            "size": self.size,
+            "rule": self.rule,
+            "wordlist": self.wordlist,
+            "seed": self.seed,
+            "jobs": self.jobs,
+            "budget": {"seconds": self.budget.seconds, "evaluations": self.budget.evaluations,
+                       "target": self.budget.target},
+            "wordlist_label": wordlist_label,
+        }
+        if self.constraints.active:
+            record["constraints"] = self.constraints.record()
+        return record
+
+    def prepare(self, registries: Registries | None = None,
+                dictionary: Dictionary | None = None) -> PreparedRun:
+        """Build the dictionary (unless given), the problem and the searcher."""
+        problem = self.problem(dictionary, registries)
+        scorer = problem.dictionary.scorer(problem.geometry)
+        searcher = self.searcher(self.options)
+        record = self.record(problem.dictionary.label)
+        record["fingerprint"] = fingerprint(problem, searcher)
+        if self.resume is not None:
+            check_resume(self.resume.settings.get("fingerprint"), record["fingerprint"])
+        return PreparedRun(
+            spec=self,
+            searcher=searcher,
+            problem=problem,
+            record=record,
+            word_count=lambda board: len(scorer.words(board)),
+        )
+
+
+@dataclass(frozen=True)
+class PreparedRun:
+    """A run spec with its searcher and problem built, ready for a Driver."""
+
+    spec: RunSpec
+    searcher: Searcher
+    problem: Problem
+    #: ``spec.record(...)``: the settings a run file records
+    record: dict[str, Any]
+    word_count: Callable[[str], int]
+
+    def driver(self, consumers: Sequence[Consumer] = ()) -> Driver:
+        return Driver.from_spec(self.spec, self.searcher, self.problem, consumers,
+                                settings=self.record)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a run found. ``boards`` is best first, symmetric copies counted once."""
+
+    searcher: str
+    options: dict[str, Any]
+    seed: int
+    stop_reason: str
+    evaluations: int
+    seconds: float
+    boards: list[tuple[str, int]]
+    #: the driver's final state (history of best scores, last Progress stats, ...)
+    state: RunState
+
+    @property
+    def best_board(self) -> str:
+        return self.state.best_board
+
+    @property
+    def best_score(self) -> int:
+        return self.state.best_score
+
+
+class _Callback:
+    """A consumer that hands each event to a function."""
+
+    def __init__(self, on_event: Callable[[Event, RunState], None]) -> None:
+        self.on_event = on_event
+
+    def start(self, state: RunState) -> None:
+        pass
+
+    def event(self, event: Event, state: RunState) -> None:
+        self.on_event(event, state)
+
+    def finish(self, state: RunState) -> None:
+        pass
+
+
+def search(
+    searcher: str | type[Searcher] = "annealing",
+    *,
+    size: str = defaults.SIZE,
+    rule: str = defaults.RULE,
+    wordlist: str = defaults.WORDLIST,
+    seconds: float | None = None,
+    evals: int | None = None,
+    target: int | None = None,
+    seed: int | None = None,
+    options: Mapping[str, object] | None = None,
+    on_event: Callable[[Event, RunState], None] | None = None,
+    consumers: Sequence[Consumer] = (),
+    out: str | None = None,
+    jobs: int = 1,
+    dictionary: Dictionary | None = None,
+    registries: Registries | None = None,
+    fix: str | None = None,
+    word: str | None = None,
+    dice: str | None = None,
+) -> SearchResult:
+    """Run one searcher and return what it found: ``boggle-opt run`` in one call.
+
+    ``searcher`` is a registered name or a searcher class (one of your own,
+    not registered anywhere). ``options`` are the searcher's options, written
+    as on the command line (``{"pool-size": 100}`` or ``{"pool_size": 100}``);
+    each value goes through the same check as ``-o name value``. With no
+    ``seconds``, ``evals`` or ``target``, a searcher that is not exhaustive
+    runs for ``defaults.SECONDS``. A ``seed`` of None draws a fresh one, given
+    back in the result. ``dictionary`` skips building one (it must be for
+    ``wordlist`` and ``rule``, which worker processes rebuild with ``jobs``).
+    ``out`` writes the run file of ``--out``, which ``boggle-opt run --resume``
+    continues; it is locked while the run writes it (``RunFileLocked`` if
+    another run holds it), and a write that fails ends the run with
+    ``stop_reason == "run file write failed"``. Ctrl-C ends the run early; the
+    result then has ``stop_reason == "interrupted"``. ``fix``, ``word`` and
+    ``dice`` are the constraints of ``--fix``, ``--word`` and ``--dice``.
+    """
+    refuse_in_starting_worker()
+    if jobs > 1:  # said at once, not after building the word list
+        refuse_unguarded()
+    regs = registries if registries is not None else load_plugins()
+    spec = RunSpec.build(
+        searcher, regs, options=options or {}, size=size, rule=rule, wordlist=wordlist,
+        seed=seed, budget=Budget(seconds, evals, target), jobs=jobs,
+        fix=fix, word=word, dice=dice,
+    )
+    run = spec.prepare(regs, dictionary)
+    everyone: list[Consumer] = list(consumers)
+    if on_event is not None:
+        everyone.append(_Callback(on_event))
+    with run_lock(out):
+        if out is not None:
+            everyone.append(RunFileWriter(out, run.record, run.word_count))
+        state = run.driver(everyone).run()
+    return SearchResult(
+        searcher=spec.name,
+        options=run.record["options"],
+        seed=spec.seed,
+        stop_reason=state.stop_reason,
+        evaluations=state.evaluations,
+        seconds=state.elapsed(),
+        boards=state.ranked(),
+        state=state,
+    )

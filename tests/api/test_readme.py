@@ -1,0 +1,50 @@
+"""The README is a front page: its two commands as CI runs them, a tour of real
+commands, and links that lead somewhere."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from boggle_opt.cli import app as cli
+
+REPO = Path(__file__).resolve().parents[2]
+README = (REPO / "README.md").read_text(encoding="utf-8")
+FIRST_COMMANDS = [
+    "pip install . && boggle-opt run --searcher annealing --rule pow2 --time 60",
+    "pip install '.[test]' && pytest",
+]
+
+
+def _sh_blocks(text: str) -> list[list[str]]:
+    return [b.strip().splitlines() for b in re.findall(r"```sh\n(.*?)```", text, re.S)]
+
+
+def test_the_first_two_commands() -> None:
+    blocks = _sh_blocks(README)
+    assert [b for b in blocks[:2]] == [[c] for c in FIRST_COMMANDS]
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert f"{FIRST_COMMANDS[1]} || exit $?" in ci  # CI runs the test command verbatim
+
+
+def test_the_tour_uses_real_commands_and_options() -> None:
+    parser = cli.build_parser()
+    subcommands = next(a for a in parser._actions if isinstance(getattr(a, "choices", None), dict))
+    tour = [line.split("#")[0].split() for b in _sh_blocks(README)[2:] for line in b]
+    tour = [words for words in tour if words and words[0] == "boggle-opt"]
+    assert len(tour) >= 6
+    for words in tour:
+        if words[1].startswith("--"):
+            continue  # --version
+        sub = subcommands.choices[words[1]]
+        options = {o for a in sub._actions for o in a.option_strings}
+        used = {w for w in words[2:] if w.startswith("-") and w != "-"}  # "-": stdin
+        assert used <= options, (words, used - options)
+
+
+def test_links_lead_somewhere() -> None:
+    pages = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+            assert (page.parent / target).exists(), f"{page.name} links to missing {target}"

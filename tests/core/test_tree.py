@@ -1,0 +1,276 @@
+"""Orderly-tree kernels (installed build, then plain Python) against a
+deliberately simple reference tree, and branch and bound over whole small
+boards against brute force."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import random
+import types
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from boggle_opt.proofs.board_classes import (
+    BucketError,
+    enumerate_classes,
+    letter_mask,
+    parse_buckets,
+    parse_class,
+)
+from boggle_opt.core.geometry import Geometry
+from boggle_opt.core.scorer import Scorer
+from boggle_opt.core.trie import PackedTrie
+from boggle_opt.dictionary.dictionary import Dictionary, to_key
+from boggle_opt.registry.loader import Registries
+from boggle_opt.dictionary.wordlist import clean_words
+
+REFERENCE_CLASS = "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz"
+
+
+def small_words(registries: Registries, alphabet: str, max_len: int) -> list[str]:
+    """Words of the embedded list spelled from ``alphabet`` only (``q`` as "qu")."""
+    lines = registries.wordlists.get("default").load()
+    allowed = set(alphabet)
+    return [
+        w for w in clean_words(lines)
+        if len(to_key(w)) <= max_len and set(to_key(w).decode()) <= allowed
+    ]
+
+
+def kernels(core: types.SimpleNamespace) -> tuple[Any, Any]:
+    package = core.geometry.__name__.rsplit(".", 1)[0]
+    return (
+        importlib.import_module(f"{package}.tree"),
+        importlib.import_module(f"{package}.branch"),
+    )
+
+
+class ReferenceTree:
+    """The orderly tree as nested dicts, built from every path of the class."""
+
+    def __init__(self, words: dict[bytes, int], geometry: Geometry, sets: list[str], order: list[int]) -> None:
+        prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
+        pos_of = {c: p for p, c in enumerate(order)}
+        self.root: dict[str, Any] = {"points": 0, "kids": {}}
+        seen: set[tuple[int, bytes]] = set()
+
+        def visit(path: list[int], letters: list[str], key: bytes) -> None:
+            if key in words and len(path) >= 1:
+                node = self.root
+                for p, letter in sorted((pos_of[c], ch) for c, ch in zip(path, letters)):
+                    choice = node["kids"].setdefault(p, {})
+                    node = choice.setdefault(letter, {"points": 0, "kids": {}})
+                if (id(node), key) not in seen and words[key] > 0:
+                    seen.add((id(node), key))
+                    node["points"] += words[key]
+            for nb in geometry.neighbours(path[-1]):
+                if nb not in path:
+                    for ch in sets[nb]:
+                        if key + ch.encode() in prefixes:
+                            visit([*path, nb], [*letters, ch], key + ch.encode())
+
+        for c in range(geometry.n):
+            for ch in sets[c]:
+                if ch.encode() in prefixes:
+                    visit([c], [ch], ch.encode())
+
+    def bound(self, node: dict[str, Any] | None = None) -> int:
+        node = self.root if node is None else node
+        return int(node["points"]) + sum(
+            max(self.bound(s) for s in choice.values()) for choice in node["kids"].values()
+        )
+
+    def nodes(self, node: dict[str, Any] | None = None) -> int:
+        node = self.root if node is None else node
+        return 1 + sum(1 + sum(self.nodes(s) for s in c.values()) for c in node["kids"].values())
+
+
+@pytest.fixture(scope="module")
+def small(registries: Registries) -> tuple[dict[bytes, int], Dictionary]:
+    words = small_words(registries, "aeilnrstq", 9)
+    d = Dictionary("small", words, registries.rules.get("standard"))
+    return dict(zip(d.keys, d.points)), d
+
+
+def random_class(rng: random.Random, n: int, alphabet: str) -> list[str]:
+    return ["".join(sorted(rng.sample(alphabet, rng.randint(1, 4)))) for _ in range(n)]
+
+
+@pytest.mark.parametrize("size", [(2, 2), (2, 3), (3, 3)])
+def test_tree_matches_reference(
+    core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary], size: tuple[int, int]
+) -> None:
+    words, d = small
+    tree_mod, _ = kernels(core)
+    geometry = core.geometry.Geometry(*size)
+    trie = core.trie.PackedTrie(d.keys, d.points)
+    order = tree_mod.cell_order(geometry)
+    builder = tree_mod.TreeBuilder(trie, geometry, order)
+    rng = random.Random(f"{size}")
+    reused = None
+    for _ in range(8 if size != (3, 3) else 3):
+        sets = random_class(rng, geometry.n, "aeilnrstq")
+        ref = ReferenceTree(words, Geometry(*size), sets, order)
+        tree = builder.build([letter_mask(s) for s in sets], reused)
+        reused = tree
+        assert (tree.bound(tree.root), tree.n_nodes) == (ref.bound(), ref.nodes()), sets
+
+
+def brute_force(scorer: Scorer, geometry: Geometry, alphabet: str, cutoff: int) -> dict[str, int]:
+    out = {}
+    for letters in itertools.product(alphabet, repeat=geometry.n):
+        board = "".join(letters)
+        score = scorer.score(board)
+        if score >= cutoff:
+            out[board] = score
+    return out
+
+
+@pytest.mark.parametrize(
+    ("size", "buckets", "cutoff"),
+    [((2, 2), "ae lnr ist", 6), ((2, 3), "ae lnr st", 20), ((3, 2), "aeq lnrt s", 15)],
+)
+def test_solver_finds_every_board(
+    core: types.SimpleNamespace,
+    small: tuple[dict[bytes, int], Dictionary],
+    size: tuple[int, int],
+    buckets: str,
+    cutoff: int,
+) -> None:
+    """Every class of the alphabet (no symmetry reduction): the candidates
+    that re-score to the cutoff are exactly the brute-force boards."""
+    if core.kind == "pure" and size == (3, 2):
+        pytest.skip("plain Python is slow here; 2x2 and 2x3 cover it")
+    _, d = small
+    _, branch = kernels(core)
+    geometry = Geometry(*size)
+    scorer = d.scorer(geometry)
+    groups = buckets.split()
+    expected = brute_force(scorer, geometry, "".join(groups), cutoff)
+    assert len(expected) > 10  # the test means something
+    solver = branch.ClassSolver(core.trie.PackedTrie(d.keys, d.points), core.geometry.Geometry(*size))
+    found: dict[str, int] = {}
+    for cls in itertools.product(groups, repeat=geometry.n):
+        for board in solver.solve([letter_mask(g) for g in cls], cutoff):
+            assert board not in found
+            score = scorer.score(board)
+            if score >= cutoff:
+                found[board] = score
+    assert found == expected
+
+
+def test_force_bounds(small: tuple[dict[bytes, int], Dictionary]) -> None:
+    """Forcing the top cell never raises the bound and never cuts below a real score."""
+    _, d = small
+    from boggle_opt.core.tree import TreeBuilder, cell_order
+
+    geometry = Geometry(3, 3)
+    order = cell_order(geometry)
+    builder = TreeBuilder(d.trie, geometry, order)
+    scorer = d.scorer(geometry)
+    rng = random.Random(7)
+    for _ in range(5):
+        sets = random_class(rng, 9, "aeilnrst")
+        tree = builder.build([letter_mask(s) for s in sets])
+        top = order[0]
+        for letter in sets[top]:
+            forced = tree.force(tree.root, 0, ord(letter) - 97)
+            fixed = list(sets)
+            fixed[top] = letter
+            fixed_tree = TreeBuilder(d.trie, geometry, order).build([letter_mask(s) for s in fixed])
+            assert tree.bound(forced) <= fixed_tree.bound(fixed_tree.root) <= tree.bound(tree.root)
+            best = max(scorer.score("".join(b)) for b in itertools.islice(itertools.product(*fixed), 2000))
+            assert best <= tree.bound(forced)
+
+
+def test_reference_class_bound(dictionary: Callable[[str, str], Dictionary]) -> None:
+    """docs/reference.md: bound about 1231 with about 332,000 nodes. The bound
+    depends on the order of the edge cells; with edges 5,1,3,7 it is 1231."""
+    from boggle_opt.core.branch import ClassSolver
+
+    d = dictionary("enable2k", "standard")
+    geometry = Geometry(3, 3)
+    masks = [letter_mask(s) for s in parse_class(REFERENCE_CLASS, geometry)]
+    tree = ClassSolver(d.trie, geometry).build(masks)
+    assert (tree.bound(tree.root), tree.n_nodes) == (1274, 332_438)
+    tree = ClassSolver(d.trie, geometry, [4, 5, 1, 3, 7, 0, 2, 6, 8]).build(masks)
+    assert (tree.bound(tree.root), tree.n_nodes) == (1231, 332_401)
+
+
+def test_buckets_validation() -> None:
+    assert parse_buckets("aeiou | bdfgjqvwxz | lnrsy | chkmpt")[0] == "aeiou"
+    for bad, message in [
+        ("abc def", "in no bucket"),
+        ("aeiou abcdefghijklmnopqrstuvwxyz", "more than one bucket"),
+        ("aeiou bdfgjqvwxz lnrsy chkmpt 1", "not a letter"),
+        ("", "expected letter groups"),
+    ]:
+        with pytest.raises(BucketError, match=message):
+            parse_buckets(bad)
+
+
+def test_class_counts() -> None:
+    """One class per symmetry orbit: Burnside's count for 3x3 with k colours
+    is (k^9 + 4k^6 + k^5 + 2k^3) / 8; 3x4 keeps 4 symmetries."""
+    g = Geometry(3, 3)
+    for k in (2, 3):
+        assert len(enumerate_classes(g, k)) == (k**9 + 4 * k**6 + k**5 + 2 * k**3) // 8
+    assert len(enumerate_classes(Geometry(2, 3), 2)) == (2**6 + 2**3 + 2**4 + 2**3) // 4
+
+
+def test_small_trie_is_packed(small: tuple[dict[bytes, int], Dictionary]) -> None:
+    _, d = small
+    assert isinstance(d.trie, PackedTrie) and d.trie.n_words > 200
+
+
+def tree_shape(tree: Any, node: int, sum_node: bool = True) -> tuple[Any, ...]:
+    """A tree as nested tuples (points or position, letters, bound, children),
+    independent of where its nodes lie in the arena."""
+    a = tree.a
+    head, bound = a[node], a[node + 1]
+    if sum_node:
+        return (head >> 5, bound, tuple(tree_shape(tree, a[node + 2 + j], False) for j in range(head & 31)))
+    letters = bin(head >> 5).count("1")
+    return (head & 31, head >> 5, bound, tuple(tree_shape(tree, a[node + 2 + 2 * j]) for j in range(letters)))
+
+
+@pytest.mark.parametrize("size", [(3, 3), (3, 4)])
+def test_build_modes_agree(
+    core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary], size: tuple[int, int]
+) -> None:
+    """The sorted build (words packed into the keys or beside them, in one
+    pass or in counted passes by position and by letter) and the record build
+    (in one pass or several) give the same tree."""
+    if core.kind == "pure" and size == (3, 4):
+        pytest.skip("plain Python is slow here; 3x3 covers it")
+    _, d = small
+    tree_mod, _ = kernels(core)
+    geometry = core.geometry.Geometry(*size)
+    trie = core.trie.PackedTrie(d.keys, d.points)
+    order = tree_mod.cell_order(geometry)
+    rng = random.Random(f"modes {size}")
+    modes: list[dict[str, Any]] = [
+        {"use_keys": True},
+        {"use_keys": True, "pack_words": False},
+        {"use_keys": True, "key_pass_words": 40},
+        {"use_keys": True, "pack_words": False, "key_pass_words": 40},
+        {"use_keys": False},
+        {"use_keys": False, "pass_paths": 10},
+    ]
+    for _ in range(4):
+        sets = random_class(rng, geometry.n, "aeilnrstq")
+        masks = [letter_mask(s) for s in sets]
+        shapes = []
+        for mode in modes:
+            builder = tree_mod.TreeBuilder(trie, geometry, order)
+            for name, value in mode.items():
+                setattr(builder, name, value)
+            tree = builder.build(masks)
+            assert builder.keyed == mode["use_keys"]
+            if "key_pass_words" in mode or "pass_paths" in mode:
+                assert builder.passes > 1, (mode, sets)
+            shapes.append((tree.n_nodes, tree_shape(tree, tree.root)))
+        assert all(shape == shapes[0] for shape in shapes), sets

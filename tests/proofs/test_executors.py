@@ -1,0 +1,217 @@
+"""Executors through the real command line: a worker killed mid-proof (as the
+out-of-memory killer would) costs a split task, never a hang or a lost or
+double-counted class; the run file accounts for every class exactly once."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import psutil
+import pytest
+
+from boggle_opt.proofs.class_tasks import Ledger
+
+#: 2x3, the default three buckets: 216 classes, about 1.5 s on one core
+ARGS = ["run", "--searcher", "bnb", "--size", "2x3", "--wordlist", "enable2k", "-o", "min-score", "100",
+        "--progress", "none", "--top", "1000"]
+CLASSES = 216
+
+
+def ranked(stdout: str) -> list[tuple[str, ...]]:
+    return [tuple(line.split("\t")[1:3]) for line in stdout.splitlines()
+            if "\t" in line and not line.startswith("#")]
+
+
+def records(path: Path) -> list[dict[str, object]]:
+    out = []
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        if rec.get("type") == "checkpoint":
+            out.append(rec["record"])
+    return out
+
+
+def assert_each_class_once(path: Path) -> Ledger:
+    """Every class finished, whole or through its splits' pieces, and no
+    class or piece recorded twice."""
+    recs = records(path)
+    solved = [(r["class"], r.get("part", "")) for r in recs if "class" in r]
+    assert len(solved) == len(set(solved)), "a class or piece was recorded twice"
+    ledger = Ledger()
+    for r in recs:
+        ledger.add(r)
+    finished, partial = ledger.state()
+    assert not partial and len(finished) == CLASSES
+    # a piece is recorded only for a class that was split
+    assert {cls for cls, part in solved if part} <= {r["split"] for r in recs if "split" in r}
+    return ledger
+
+
+@pytest.fixture(scope="module")
+def reference(run_cli: Callable[..., subprocess.CompletedProcess[str]], enable2k_path: Path) -> list[tuple[str, ...]]:
+    """The boards of the uninterrupted proof, one process."""
+    r = run_cli(*ARGS)
+    assert r.returncode == 0, r.stderr
+    assert ranked(r.stdout)
+    return ranked(r.stdout)
+
+
+def kill_a_worker_mid_run(cmd: list[str], out: Path, env: dict[str, str], cwd: Path,
+                          is_worker: Callable[[psutil.Process], bool]) -> subprocess.CompletedProcess[str]:
+    """Start the run, SIGKILL one worker process once 20 classes are written,
+    and wait for the run to end on its own (a hang fails the test)."""
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        while proc.poll() is None and time.monotonic() < deadline:
+            if out.exists() and out.read_text().count('"class"') >= 20:
+                break
+            time.sleep(0.01)
+        assert proc.poll() is None, "the run ended before a worker could be killed"
+        workers = [p for p in psutil.Process(proc.pid).children(recursive=True) if is_worker(p)]
+        assert workers, "no worker process found"
+        workers[0].send_signal(signal.SIGKILL)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return subprocess.CompletedProcess(cmd, proc.returncode, stdout, stderr)
+
+
+def _pool_worker(p: psutil.Process) -> bool:
+    return "spawn_main" in " ".join(p.cmdline())
+
+
+def test_local_worker_killed_mid_run(
+    tmp_path: Path, cli_env: dict[str, str], reference: list[tuple[str, ...]]
+) -> None:
+    out = tmp_path / "run.jsonl"
+    exe = str(Path(sys.executable).with_name("boggle-opt"))
+    r = kill_a_worker_mid_run([exe, *ARGS, "--jobs", "2", "--out", str(out)], out, cli_env, tmp_path, _pool_worker)
+    assert r.returncode == 0, r.stderr
+    assert ranked(r.stdout) == reference
+    assert_each_class_once(out)
+    splits = [rec for rec in records(out) if "split" in rec]
+    assert splits and all(s["reason"] == "a worker process died" for s in splits)
+
+
+def test_dask_local_cluster_gives_the_local_boards(
+    run_cli: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path, reference: list[tuple[str, ...]]
+) -> None:
+    """A real LocalCluster: two worker processes talking to a scheduler over loopback."""
+    out = tmp_path / "run.jsonl"
+    r = run_cli(*ARGS, "--executor", "dask", "--jobs", "2", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert ranked(r.stdout) == reference
+    ledger = assert_each_class_once(out)
+    assert not ledger.splits
+
+
+def test_dask_worker_killed_mid_run(
+    tmp_path: Path, cli_env: dict[str, str], reference: list[tuple[str, ...]]
+) -> None:
+    """A Dask worker sits idle between tasks for a scheduler round trip, a
+    good share of a 2x3 class's few milliseconds, so the kill may hit no task
+    at all: then nothing is lost and nothing split. Either way the boards and
+    the ledger must be whole; that a task on a dying worker comes back split
+    is checked deterministically below."""
+    out = tmp_path / "run.jsonl"
+    exe = str(Path(sys.executable).with_name("boggle-opt"))
+    r = kill_a_worker_mid_run([exe, *ARGS, "--executor", "dask", "--jobs", "2", "--out", str(out)],
+                              out, cli_env, tmp_path, _pool_worker)
+    assert r.returncode == 0, r.stderr
+    assert ranked(r.stdout) == reference
+    assert_each_class_once(out)
+    reasons = [rec["reason"] for rec in records(out) if "split" in rec]
+    assert all(reason == "a Dask worker died" for reason in reasons), reasons
+
+
+def test_dask_unreachable_scheduler_is_one_line(
+    run_cli: Callable[..., subprocess.CompletedProcess[str]], cli_env: dict[str, str]
+) -> None:
+    env = {**cli_env, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"}
+    r = run_cli("run", "--searcher", "bnb", "--size", "2x2", "-o", "min-score", "30",
+                "--scheduler", "tcp://127.0.0.1:9", "--progress", "none", env=env)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in r.stderr
+
+
+@pytest.mark.parametrize("executor, reason", [("local", "a worker process died"), ("dask", "a Dask worker died")])
+def test_a_task_that_always_kills_its_worker_is_reported_failed(executor: str, reason: str) -> None:
+    """Retried MAX_RETRIES times, then Failed, while the other tasks finish
+    (dask: a real LocalCluster, which restarts the dead worker)."""
+    import dying_tasks
+
+    from boggle_opt.proofs.executor import MAX_RETRIES, Done, ExecutorSettings, Failed, TaskRunner, WorkerSetup
+    from boggle_opt.plugins.dask_executor import DaskExecutor
+    from boggle_opt.plugins.local_executor import LocalExecutor
+
+    chosen = LocalExecutor if executor == "local" else DaskExecutor
+    session = chosen(ExecutorSettings(jobs=2)).open(WorkerSetup(dying_tasks.make, (), "t"))
+    try:
+        runner: TaskRunner[str, str] = TaskRunner(session, ["a", "die", "b", "c", "d", "e"], heartbeat=0.2)
+        outcomes = [e for e in runner.events() if e is not None]
+    finally:
+        session.close()
+    done = sorted(e.task for e in outcomes if isinstance(e, Done))
+    failed = [e for e in outcomes if isinstance(e, Failed)]
+    assert done == ["a", "b", "c", "d", "e"]
+    assert [(f.task, f.attempts, f.reason) for f in failed] == [("die", MAX_RETRIES + 1, reason)]
+    assert runner.failed == 1 and runner.retries >= MAX_RETRIES
+
+
+def test_the_local_pool_runs_more_tasks_than_its_pipes_hold() -> None:
+    """Workers announce each task they start; unread announcements once
+    filled the pipe after about 3,000 tasks and hung every worker (a 3x3
+    proof with the default buckets never finished)."""
+    import dying_tasks
+
+    from boggle_opt.proofs.executor import Done, TaskRunner, WorkerSetup
+    from boggle_opt.plugins.local_executor import LocalSession
+
+    tasks = [f"t{i}" for i in range(8000)]
+    session = LocalSession(WorkerSetup(dying_tasks.make, (), "t"), 2)
+    try:
+        runner: TaskRunner[str, str] = TaskRunner(session, tasks, heartbeat=0.2)
+        started = time.monotonic()
+        done = []
+        for event in runner.events():
+            assert time.monotonic() - started < 60, f"hung after {len(done)} tasks"
+            if isinstance(event, Done):
+                done.append(event.task)
+        assert sorted(done) == sorted(tasks)
+        assert len(session.running_on) == 0  # no announcement left over per finished task
+    finally:
+        session.close()
+
+
+def test_a_task_submitted_to_a_pool_that_just_broke_is_rerun() -> None:
+    """A worker can die between two collects; the next submit then meets a
+    broken pool (BrokenProcessPool escaped to the run, 1 CI run in ~10)."""
+    import dying_tasks
+
+    from boggle_opt.proofs.executor import Done, Lost, WorkerSetup
+    from boggle_opt.plugins.local_executor import LocalSession
+
+    session = LocalSession(WorkerSetup(dying_tasks.make, (), "t"), 2)
+    try:
+        session.submit("die")
+        started = time.monotonic()
+        while not session.pool._broken:  # no public way to ask
+            assert time.monotonic() - started < 60, "the pool never broke"
+            time.sleep(0.01)
+        session.submit("a")  # raised BrokenProcessPool before the fix
+        outcomes: list[Done[str, str] | Lost[str]] = []
+        while len(outcomes) < 2:
+            assert time.monotonic() - started < 60, f"only {outcomes}"
+            outcomes += session.collect(0.2)
+    finally:
+        session.close()
+    assert sorted((type(o).__name__, o.task) for o in outcomes) == [("Done", "a"), ("Lost", "die")]

@@ -1,0 +1,40 @@
+"""``--progress jsonl`` and the ``--out`` run file write one record schema (boggle_opt.runs.events)."""
+
+from __future__ import annotations
+
+import json
+
+from boggle_opt.runs import events
+
+SMALL = ["--searcher", "hillclimb", "--size", "3x3", "--seed", "3", "-o", "pool-size", "20",
+         "--evals", "3000"]
+FIELDS = {
+    "start": {"schema", "time", "searcher", "settings"},
+    "improved": {"board", "score"},
+    "checkpoint": {"record"},
+    "progress": {"stats"},
+    "finish": {"stop_reason", "best_score", "best_board", "best"},
+}
+
+
+def test_progress_jsonl_and_run_file_share_the_schema(run_cli, tmp_path):
+    out = tmp_path / "run.jsonl"
+    result = run_cli("run", *SMALL, "--progress", "jsonl", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    streamed = [json.loads(ln) for ln in result.stderr.splitlines()]
+    filed = [json.loads(ln) for ln in out.read_text().splitlines()]
+    for records in (streamed, filed):
+        assert records[0]["type"] == "start" and records[-1]["type"] == "finish"
+        for r in records:
+            assert set(r) == {"type", "elapsed", "evaluations"} | FIELDS[r["type"]], r
+        assert records[0]["schema"] == events.SCHEMA
+    # the same run seen twice: the same improvements, ending and settings
+    improved = [[(r["board"], r["score"]) for r in recs if r["type"] == "improved"]
+                for recs in (streamed, filed)]
+    assert improved[0] == improved[1] and improved[0]
+    assert streamed[-1] == filed[-1] or (
+        {k: v for k, v in streamed[-1].items() if k != "elapsed"}
+        == {k: v for k, v in filed[-1].items() if k != "elapsed"}
+    )
+    assert streamed[0]["settings"] == filed[0]["settings"]
+    assert all(b["words"] > 0 for b in filed[-1]["best"])
