@@ -9,28 +9,13 @@ import os
 import re
 import pty
 import select
-import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-
-SMALL = ["--searcher", "hillclimb", "--size", "3x3", "-o", "pool-size", "20", "--seed", "1"]
-
-
-def exe() -> str:
-    script = Path(sys.executable).with_name("boggle-opt")
-    found = str(script) if script.exists() else shutil.which("boggle-opt")
-    assert found
-    return found
-
-
-def records(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines()]
-
+from helpers import SMALL, exe, records
 
 def wait_for(predicate, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout

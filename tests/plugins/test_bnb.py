@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import run_bnb
 
 from boggle_opt.proofs import class_tasks
 from boggle_opt.proofs.board_classes import BUCKETS_2, BUCKETS_3, ClassSpace, cell_buckets, class_name, parse_buckets
@@ -25,34 +26,10 @@ from boggle_opt.proofs.executor import WINDOW_PER_WORKER
 from boggle_opt.registry.loader import Registries
 from boggle_opt.plugins import bnb
 from boggle_opt.plugins.bnb import BranchAndBound
-from boggle_opt.searching.interface import Checkpoint, Improved, Problem, Progress
+from boggle_opt.searching.interface import Checkpoint, Problem
 from boggle_opt.dictionary.wordlist import clean_words
 
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
-
-
-def run_bnb(problem: Problem, **options: Any) -> tuple[dict[str, int], list[dict[str, Any]], list[Progress]]:
-    """Canonical boards reported, checkpoint records, progress events."""
-    searcher = BranchAndBound(BranchAndBound.Options(**options))
-    scorer = problem.dictionary.scorer(problem.geometry)
-    boards: dict[str, int] = {}
-    records: list[dict[str, Any]] = []
-    progress: list[Progress] = []
-    for ev in searcher.search(problem, np.random.default_rng(1)):
-        if isinstance(ev, Improved):
-            assert scorer.score(ev.board) == ev.score
-            if records:  # proved boards: canonical, at least the min score
-                assert problem.geometry.canonical(ev.board) == ev.board
-                assert ev.score >= records[0]["min_score"]
-                boards[ev.board] = ev.score
-            else:  # before the setup record only the climb that sets a missing min score reports
-                assert options.get("min_score") is None
-        elif isinstance(ev, Checkpoint):
-            assert records or ev.record.get("setup"), "the setup record comes first"
-            records.append(dict(ev.record))
-        else:
-            progress.append(ev)
-    return boards, records, progress
 
 
 def brute_force(d: Dictionary, geometry: Geometry, alphabet: str, cutoff: int) -> dict[str, int]:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from test_bnb import run_bnb
+from helpers import run_bnb
 
 from boggle_opt.proofs.board_classes import BUCKETS_3, cell_buckets, parse_buckets
 from boggle_opt.proofs.class_tasks import ClassTask, Ledger

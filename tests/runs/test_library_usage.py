@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import numpy as np
 import pytest
+from helpers import RandomBoards
 
 from boggle_opt import defaults
 from boggle_opt.runs import run as runs
@@ -20,7 +18,7 @@ from boggle_opt.core.errors import PluginError
 from boggle_opt.searching.options import OptionError
 from boggle_opt.registry.loader import Registries
 from boggle_opt.runs.runfile import read_run_file
-from boggle_opt.searching.interface import Event, Improved, Problem, Progress, SearcherBase
+from boggle_opt.searching.interface import Event, Improved, Progress
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "examples" / "library_usage.py"
@@ -138,34 +136,14 @@ def test_search_target_and_default_budget(
     assert result.state.budget.seconds == 0.5 and result.stop_reason == "used 0.5 s"
 
 
-class Sampler(SearcherBase):
-    """Random boards, a searcher that is registered nowhere."""
-
-    name = "sampler"
-
-    @dataclasses.dataclass(frozen=True, kw_only=True)
-    class Options:
-        letters: str = dataclasses.field(default="aeinrst", metadata={"help": "letters drawn"})
-
-    def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
-        best = -1
-        while True:
-            board = "".join(rng.choice(list(self.options.letters), problem.n_cells))
-            score = problem.score(board)
-            if score > best:
-                best = score
-                yield Improved(board, score)
-            yield Progress({"best": best})
-
-
 def test_search_with_an_unregistered_class(
     registries: Registries, default_dictionary: Dictionary
 ) -> None:
     result = runs.search(
-        Sampler, size="3x3", evals=300, seed=1, options={"letters": "st"},
+        RandomBoards, size="3x3", evals=300, seed=1, options={"letters": "st"},
         registries=registries, dictionary=default_dictionary,
     )
-    assert result.searcher == "sampler" and result.evaluations == 300
+    assert result.searcher == "random-boards" and result.evaluations == 300
     assert set(result.best_board) <= {"s", "t"}
 
 

@@ -16,27 +16,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from helpers import SMALL, exe, records
 
 from boggle_opt.runs.runfile import read_run_file
 from boggle_opt.runs.lock import holder_path
 
-SMALL = ["--searcher", "hillclimb", "--size", "3x3", "-o", "pool-size", "20", "--seed", "1"]
 #: a 2x3 proof of 1,120 classes, a few hundred bytes of run file each, in 2 s
 PROOF_2X3 = ["--searcher", "bnb", "--size", "2x3", "--wordlist", "enable2k", "-o", "min-score", "100",
              "-o", "buckets", "aeiou bdfgjqvwxz lnrsy chkmpt", "--top", "1000"]
 #: a 3x3 proof that takes minutes: long enough to be stopped mid-way
 PROOF_3X3 = ["--searcher", "bnb", "--size", "3x3", "--wordlist", "enable2k", "-o", "min-score", "400"]
-
-
-def exe() -> str:
-    script = Path(sys.executable).with_name("boggle-opt")
-    found = str(script) if script.exists() else shutil.which("boggle-opt")
-    assert found
-    return found
-
-
-def records(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 def class_names(path: Path) -> list[str]:

@@ -4,55 +4,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
+from helpers import RandomBoards
 
 from boggle_opt.boards import make_geometry
 from boggle_opt.dictionary.dictionary import load_dictionary
 from boggle_opt.core.errors import BoggleOptError
 from boggle_opt.searching.driver import Budget, Driver
-from boggle_opt.searching.options import OptionError, check, describe, make_options
+from boggle_opt.searching.options import OptionError, describe, make_options
 from boggle_opt.runs.runfile import RunFileError, read_run_file
 from boggle_opt.searching.interface import (
     Checkpoint,
     Event,
     Improved,
     Problem,
-    Progress,
     SearcherBase,
     letter_frequencies,
 )
 from boggle_opt.testing import Recorder
-
-
-class RandomBoards(SearcherBase):
-    """Score random boards; report each new best."""
-
-    name = "random-boards"
-
-    @dataclass(frozen=True, kw_only=True)
-    class Options:
-        batch: int = field(default=50, metadata={"help": "boards between progress events"})
-        temperature: float | None = field(default=None, metadata={"help": "unused"})
-        fancy: bool = field(default=False, metadata={"help": "unused"})
-        label: str = field(default="x", metadata={"help": "unused"})
-
-        def __post_init__(self) -> None:
-            check(self.batch >= 1, "batch", "must be >= 1")
-
-    def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
-        best = -1
-        while True:
-            for _ in range(self.options.batch):
-                letters = rng.integers(0, 26, problem.n_cells)
-                board = "".join(chr(97 + int(c)) for c in letters)
-                score = problem.score(board)
-                if score > best:
-                    best = score
-                    yield Improved(board, score)
-            yield Progress({"best": best})
 
 
 class Interrupting(SearcherBase):
@@ -137,7 +108,7 @@ def test_options_parse_types_and_name_the_bad_option():
         (("batch", "seven"), "option 'batch': expected a whole number"),
         (("fancy", "maybe"), "option 'fancy': expected true or false"),
         (("temperature", "hot"), "option 'temperature': expected a number"),
-        (("nope", "1"), "has no option 'nope' (options: batch, temperature, fancy, label)"),
+        (("nope", "1"), "has no option 'nope' (options: batch, letters, temperature, fancy, label)"),
     ]:
         with pytest.raises(OptionError, match=text.replace("(", r"\(").replace(")", r"\)")):
             make_options("r", RandomBoards.Options, [pair])

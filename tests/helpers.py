@@ -1,0 +1,91 @@
+"""Helpers the test folders share (importable as ``helpers``: pyproject's
+``pythonpath = ["tests"]``): the installed console script, run-file records, a small
+run's arguments, a random-board searcher and a direct ``bnb`` run."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boggle_opt.plugins.bnb import BranchAndBound
+from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
+from boggle_opt.searching.options import check
+
+#: a run of a few seconds: the pool climber on 3x3
+SMALL = ["--searcher", "hillclimb", "--size", "3x3", "-o", "pool-size", "20", "--seed", "1"]
+
+
+def exe() -> str:
+    """The installed ``boggle-opt`` console script."""
+    script = Path(sys.executable).with_name("boggle-opt")
+    found = str(script) if script.exists() else shutil.which("boggle-opt")
+    assert found
+    return found
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    """Every record of a run file (JSON lines)."""
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+class RandomBoards(SearcherBase):
+    """Score random boards; report each new best."""
+
+    name = "random-boards"
+
+    @dataclass(frozen=True, kw_only=True)
+    class Options:
+        batch: int = field(default=50, metadata={"help": "boards between progress events"})
+        letters: str = field(default="", metadata={"help": "letters drawn (empty: a to z)"})
+        temperature: float | None = field(default=None, metadata={"help": "unused"})
+        fancy: bool = field(default=False, metadata={"help": "unused"})
+        label: str = field(default="x", metadata={"help": "unused"})
+
+        def __post_init__(self) -> None:
+            check(self.batch >= 1, "batch", "must be >= 1")
+
+    def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
+        best = -1
+        letters = list(self.options.letters)
+        while True:
+            for _ in range(self.options.batch):
+                if letters:
+                    board = "".join(rng.choice(letters, problem.n_cells))
+                else:
+                    board = "".join(chr(97 + int(c)) for c in rng.integers(0, 26, problem.n_cells))
+                score = problem.score(board)
+                if score > best:
+                    best = score
+                    yield Improved(board, score)
+            yield Progress({"best": best})
+
+
+def run_bnb(problem: Problem, **options: Any) -> tuple[dict[str, int], list[dict[str, Any]], list[Progress]]:
+    """Canonical boards reported, checkpoint records, progress events."""
+    searcher = BranchAndBound(BranchAndBound.Options(**options))
+    scorer = problem.dictionary.scorer(problem.geometry)
+    boards: dict[str, int] = {}
+    records: list[dict[str, Any]] = []
+    progress: list[Progress] = []
+    for ev in searcher.search(problem, np.random.default_rng(1)):
+        if isinstance(ev, Improved):
+            assert scorer.score(ev.board) == ev.score
+            if records:  # proved boards: canonical, at least the min score
+                assert problem.geometry.canonical(ev.board) == ev.board
+                assert ev.score >= records[0]["min_score"]
+                boards[ev.board] = ev.score
+            else:  # before the setup record only the climb that sets a missing min score reports
+                assert options.get("min_score") is None
+        elif isinstance(ev, Checkpoint):
+            assert records or ev.record.get("setup"), "the setup record comes first"
+            records.append(dict(ev.record))
+        else:
+            progress.append(ev)
+    return boards, records, progress
