@@ -18,17 +18,13 @@ pytest). Importing this package loads no plugins; ``load_plugins()`` does.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from .core import COMPILED
 
-try:
-    __version__ = version("boggle-opt")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0+unknown"
+from ._version import __version__
 
 #: Decorator for plugin hook implementations (``@boggle_opt.hookimpl``).
 hookimpl = pluggy.HookimplMarker("boggle_opt")
@@ -36,8 +32,9 @@ hookimpl = pluggy.HookimplMarker("boggle_opt")
 # after hookimpl: nothing below imports it, but a plugin imported later may
 from . import boards  # noqa: E402
 from .analysis import BoardReport, analyse  # noqa: E402
-from .dictionary.dictionary import Dictionary, load_dictionary  # noqa: E402
+from .dictionary.dictionary import Dictionary  # noqa: E402
 from .searching.options import OptionError, check  # noqa: E402
+from .registry.dictionaries import load_dictionary  # noqa: E402
 from .registry.loader import PluginLoader, load_plugins  # noqa: E402
 from .dictionary.rules import ScoringRule  # noqa: E402
 from .searching.interface import (  # noqa: E402

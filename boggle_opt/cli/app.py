@@ -16,7 +16,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from .. import __version__, defaults
+from .. import defaults
+from .._version import __version__
 from .bound import add_parser as add_bound_parser
 from .args import IgnoredOption, add_option_pairs, option_pairs, positive_int, seconds
 from .dice import add_constraint_options

@@ -59,7 +59,7 @@ def _build_fingerprint() -> str:
 
     The version alone misses a development tree whose code changed under the same version.
     """
-    from .. import __version__
+    from .._version import __version__
 
     digest = hashlib.sha256(f"{__version__} format {FORMAT} {sys.byteorder}".encode())
     package = Path(__file__).resolve().parent

@@ -59,7 +59,7 @@ def kernel_version() -> str:
     sources = sorted((f for f in resources.files("boggle_opt.core").iterdir() if f.name.endswith(".py")),
                      key=lambda f: f.name)
     if not any(f.name == "branch.py" for f in sources):  # an install without sources: its version stands in
-        from .. import __version__
+        from .._version import __version__
 
         return f"boggle-opt {__version__}"
     return _digest(*(f.name.encode() + b"\0" + f.read_bytes() for f in sources))

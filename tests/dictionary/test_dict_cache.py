@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-import boggle_opt
+from boggle_opt import _version
 from boggle_opt.dictionary import cache as dict_cache, dictionary
+from boggle_opt.registry import dictionaries
 from boggle_opt.boards import make_geometry
-from boggle_opt.dictionary.dictionary import load_dictionary
+from boggle_opt.registry.dictionaries import load_dictionary
 
 WORDS = "cat\nact\ntac\ncats\nscat\nquit\nquits\n"
 BOARDS = ["catsquit", "scatquit", "tacsquit"]
@@ -32,6 +33,8 @@ def builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         done.append(name)
         return real(name, lines, rule)
 
+    # built by load_dictionary (cache used) or by Dictionary itself (cache off)
+    monkeypatch.setattr(dictionaries, "build", counting)
     monkeypatch.setattr(dictionary, "build", counting)
     return done
 
@@ -78,7 +81,7 @@ def test_rule_and_version_are_part_of_the_key(tmp_path, cache, builds, registrie
     wl = words_file(tmp_path)
     load_dictionary(wl, "standard", registries)
     pow2 = load_dictionary(wl, "pow2", registries)
-    monkeypatch.setattr(boggle_opt, "__version__", "99.0")
+    monkeypatch.setattr(_version, "__version__", "99.0")
     load_dictionary(wl, "standard", registries)
     assert builds == [wl, wl, wl]
     assert scores(pow2)[0] != scores(load_dictionary(wl, "standard", registries))[0]
@@ -115,7 +118,7 @@ def test_damaged_file_is_rebuilt_not_trusted(tmp_path, cache, builds, registries
     assert builds[-1] == wl, "the damaged file was rebuilt"
     assert scores(d) == good
     assert dict_cache.decode(path.read_bytes(), dict_cache.cache_key(
-        Path(wl).read_text().splitlines(), "standard", "boggle-opt " + boggle_opt.__version__
+        Path(wl).read_text().splitlines(), "standard", "boggle-opt " + _version.__version__
     )) is not None, "and rewritten whole"
 
 
