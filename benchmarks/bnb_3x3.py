@@ -33,7 +33,7 @@ def one_run(jobs: int, wordlist: str, min_score: int, buckets: str) -> dict[str,
     import numpy as np
 
     from boggle_opt.boards import make_geometry
-    from boggle_opt.dictionary.dictionary import load_dictionary
+    from boggle_opt.registry.dictionaries import load_dictionary
     from boggle_opt.plugins.bnb import BranchAndBound
     from boggle_opt.searching.interface import Improved, Problem, Progress
 

@@ -33,7 +33,7 @@ def main() -> int:
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
 
     from boggle_opt.boards import make_geometry
-    from boggle_opt.dictionary.dictionary import load_dictionary
+    from boggle_opt.registry.dictionaries import load_dictionary
     from boggle_opt.proofs.board_classes import (
         cell_buckets,
         class_letters,

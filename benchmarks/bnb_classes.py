@@ -62,7 +62,7 @@ def main() -> int:
     from boggle_opt.boards import size_geometry
     from boggle_opt.proofs.board_classes import letter_mask, parse_class
     from boggle_opt.core.branch import ClassSolver
-    from boggle_opt.dictionary.dictionary import load_dictionary
+    from boggle_opt.registry.dictionaries import load_dictionary
 
     try:
         classes = read_classes(ns.classfile)

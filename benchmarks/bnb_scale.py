@@ -45,7 +45,7 @@ def one_run(executor: str, workers: int, min_score: int, size: str, buckets: str
     import numpy as np
 
     from boggle_opt.boards import make_geometry
-    from boggle_opt.dictionary.dictionary import load_dictionary
+    from boggle_opt.registry.dictionaries import load_dictionary
     from boggle_opt.proofs.executor import ExecutorSettings
     from boggle_opt.registry.loader import load_plugins
     from boggle_opt.plugins.bnb import BranchAndBound

@@ -81,7 +81,7 @@ _DICTIONARIES: dict[tuple[str, str], Any] = {}
 def run_task(task: Task) -> Result:
     from boggle_opt.boards import make_geometry
     from boggle_opt.constraints.fixed import Constraints
-    from boggle_opt.dictionary.dictionary import load_dictionary
+    from boggle_opt.registry.dictionaries import load_dictionary
     from boggle_opt.searching.driver import Budget, Driver
     from boggle_opt.searching.options import make_options
     from boggle_opt.registry.loader import load_plugins

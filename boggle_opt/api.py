@@ -12,7 +12,7 @@ from .analysis import BoardReport, analyse
 from .boards import geometry_for, make_geometry
 from .defaults import RULE as DEFAULT_RULE
 from .defaults import WORDLIST as DEFAULT_WORDLIST
-from .dictionary.dictionary import load_dictionary, wordlist_source
+from .registry.dictionaries import load_dictionary, wordlist_source
 
 __all__ = [
     "DEFAULT_RULE", "DEFAULT_WORDLIST", "BoardReport", "analyse", "geometry_for",

@@ -30,7 +30,8 @@ from . import defaults
 from .boards import size_geometry
 from .constraints.fixed import ConstraintError, Constraints, supports
 from .constraints.dice import DiceSet
-from .dictionary.dictionary import Dictionary, load_dictionary
+from .dictionary.dictionary import Dictionary
+from .registry.dictionaries import load_dictionary
 from .searching.driver import Budget, Driver, RunState
 from .searching.options import OptionError, describe, make_options
 from .registry.loader import load_plugins

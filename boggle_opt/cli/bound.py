@@ -18,7 +18,7 @@ from ..core.branch import ClassSolver
 from ..core.errors import BoardError
 from ..core.geometry import infer_size, parse_size
 from ..core.tree import cell_order
-from ..dictionary.dictionary import load_dictionary
+from ..registry.dictionaries import load_dictionary
 from ..registry.registries import Registries
 
 

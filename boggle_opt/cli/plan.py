@@ -28,7 +28,7 @@ from ..boards import size_geometry
 from ..proofs.class_tasks import ClassContext, ClassResult, ClassTask
 from .args import add_option_pairs, deprecated_alias, add_rule_and_wordlist, option_pairs, positive_int
 from ..core.errors import BoggleOptError
-from ..dictionary.dictionary import load_dictionary
+from ..registry.dictionaries import load_dictionary
 from ..searching.options import make_options
 from ..registry.registries import Registries
 

@@ -23,7 +23,8 @@ from .args import CLI_SIZE, add_rule_and_wordlist
 from ..core.errors import BoardError
 from ..core.geometry import Geometry
 from ..core.scorer import Scorer
-from ..dictionary.dictionary import Dictionary, load_dictionary
+from ..dictionary.dictionary import Dictionary
+from ..registry.dictionaries import load_dictionary
 from ..registry.registries import Registries
 
 CHUNK = 1 << 16  # bytes read from a stream at a time

@@ -16,7 +16,7 @@ from ..boards import geometry_for
 from .args import CLI_SIZE, add_rule_and_wordlist, deprecated_alias
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
-from ..dictionary.dictionary import load_dictionary
+from ..registry.dictionaries import load_dictionary
 from ..registry.registries import Registries
 
 if TYPE_CHECKING:

@@ -24,7 +24,6 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from importlib.metadata import Distribution, EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
@@ -35,7 +34,7 @@ import pluggy
 from . import hookspecs
 from ..core.errors import PluginError
 from ..constraints.dice import DiceSet
-from .registries import Origin
+from .registries import Origin, PluginInfo
 from .registries import Registries as Registries  # where callers have long found it
 from ..dictionary.rules import ScoringRule
 from ..searching.interface import summary_of
@@ -56,17 +55,6 @@ LOADED = "loaded"
 BLOCKED = "blocked"
 NOT_AUTOLOADED = "not autoloaded"
 FAILED = "failed"
-
-
-@dataclass(frozen=True)
-class PluginInfo:
-    """One plugin the loader met, whether or not it was loaded."""
-
-    origin: Origin
-    module: str  # module path or file
-    source: str  # "entry point" or "--plugin"
-    status: str  # LOADED, BLOCKED, NOT_AUTOLOADED or FAILED
-    detail: str = ""  # why it was not loaded
 
 
 def normalise(name: str) -> str:

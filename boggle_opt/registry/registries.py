@@ -13,7 +13,6 @@ from ..dictionary.wordlist import WordListSource
 
 if TYPE_CHECKING:
     from ..proofs.executor import Executor
-    from .loader import PluginInfo
     from ..searching.interface import Searcher
 
 T = TypeVar("T")
@@ -99,6 +98,17 @@ class Registry(Generic[T]):
 
     def entries(self) -> list[Entry[T]]:
         return [self._entries[n] for n in self.names()]
+
+
+@dataclass(frozen=True)
+class PluginInfo:
+    """One plugin the loader met, whether or not it was loaded."""
+
+    origin: Origin
+    module: str  # module path or file
+    source: str  # "entry point" or "--plugin"
+    status: str  # LOADED, BLOCKED, NOT_AUTOLOADED or FAILED
+    detail: str = ""  # why it was not loaded
 
 
 @dataclass

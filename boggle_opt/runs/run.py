@@ -21,7 +21,8 @@ from ..boards import size_geometry
 from ..constraints.fixed import NONE, Constraints, require_support
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
-from ..dictionary.dictionary import Dictionary, load_dictionary
+from ..dictionary.dictionary import Dictionary
+from ..registry.dictionaries import load_dictionary
 from ..searching.driver import Budget, Consumer, Driver, RunState
 from ..proofs.executor import Executor, ExecutorSettings
 from .fingerprints import check_resume, fingerprint
@@ -261,8 +262,16 @@ class PreparedRun:
     word_count: Callable[[str], int]
 
     def driver(self, consumers: Sequence[Consumer] = ()) -> Driver:
-        return Driver.from_spec(self.spec, self.searcher, self.problem, consumers,
-                                settings=self.record)
+        """The driver of this run: budget, seed and jobs from the spec, and the
+        boards of the run it resumes already known."""
+        spec = self.spec
+        driver = Driver(self.searcher, self.problem, spec.budget, spec.seed, consumers,
+                        jobs=spec.jobs, settings=self.record, resume_segment=spec.segment)
+        driver.spec = spec
+        if spec.resume is not None:
+            for board, score in spec.resume.boards:
+                driver.add_known(board, score)
+        return driver
 
 
 @dataclass(frozen=True)

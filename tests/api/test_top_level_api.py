@@ -15,7 +15,7 @@ import boggle_opt
 from boggle_opt import analysis
 from boggle_opt.dictionary import dictionary, rules, wordlist
 from boggle_opt.searching import options, interface as search
-from boggle_opt.registry import loader as plugin_loader
+from boggle_opt.registry import dictionaries, loader as plugin_loader
 
 #: each public name and the module it lives in
 HOMES = {
@@ -24,7 +24,7 @@ HOMES = {
     "Improved": search, "Progress": search, "Checkpoint": search, "Event": search,
     "ScoringRule": rules, "WordListSource": wordlist,
     "check": options, "OptionError": options,
-    "Dictionary": dictionary, "load_dictionary": dictionary,
+    "Dictionary": dictionary, "load_dictionary": dictionaries,
     "analyse": analysis, "BoardReport": analysis,
     "load_plugins": plugin_loader, "PluginLoader": plugin_loader,
 }

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from boggle_opt.dictionary.dictionary import Dictionary, load_dictionary, to_key
+from boggle_opt.dictionary.dictionary import Dictionary, to_key
+
+from boggle_opt.registry.dictionaries import load_dictionary
 from boggle_opt.core.errors import BoggleOptError, WordListError
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary.wordlist import clean_words, read_word_file

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from boggle_opt.boards import make_geometry
-from boggle_opt.dictionary.dictionary import Dictionary, load_dictionary
+from boggle_opt.dictionary.dictionary import Dictionary
+from boggle_opt.registry.dictionaries import load_dictionary
 from boggle_opt.searching.driver import Budget, Driver
 from boggle_opt.searching.options import OptionError, make_options
 from boggle_opt.searching.interface import Event, Improved, Problem, Progress

@@ -13,7 +13,8 @@ from helpers import RandomBoards
 from boggle_opt import defaults
 from boggle_opt.runs import run as runs
 from boggle_opt.analysis import analyse
-from boggle_opt.dictionary.dictionary import Dictionary, load_dictionary
+from boggle_opt.dictionary.dictionary import Dictionary
+from boggle_opt.registry.dictionaries import load_dictionary
 from boggle_opt.core.errors import PluginError
 from boggle_opt.searching.options import OptionError
 from boggle_opt.registry.loader import Registries

@@ -10,7 +10,7 @@ import pytest
 from helpers import RandomBoards
 
 from boggle_opt.boards import make_geometry
-from boggle_opt.dictionary.dictionary import load_dictionary
+from boggle_opt.registry.dictionaries import load_dictionary
 from boggle_opt.core.errors import BoggleOptError
 from boggle_opt.searching.driver import Budget, Driver
 from boggle_opt.searching.options import OptionError, describe, make_options

@@ -1,0 +1,52 @@
+"""A dictionary by word-list and rule name: the registries say what the names mean.
+
+It sits above the registries (it may load the plugins), so ``dictionary/`` itself
+never imports them.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .. import defaults
+from ..dictionary.cache import cache_key, cached
+from ..dictionary.dictionary import ENV_NO_CACHE, Dictionary, build
+from ..dictionary.wordlist import WordListSource, looks_like_path, path_source
+from .registries import Registries
+
+
+def wordlist_source(spec: str, registries: Registries) -> WordListSource:
+    """A registered word list by name or alias, else a file path."""
+    if spec not in registries.wordlists and looks_like_path(spec):
+        return path_source(spec)
+    return registries.wordlists.get(spec)  # unknown: lists the available names
+
+
+def load_dictionary(
+    wordlist: str = defaults.WORDLIST,
+    rule: str = defaults.RULE,
+    registries: Registries | None = None,
+    cache: bool | None = None,
+) -> Dictionary:
+    """Build the dictionary for a word list (name or path) and a rule name.
+
+    Without ``registries`` the plugins are loaded (as the command line loads
+    them). Built dictionaries are kept in the cache folder (``dict_cache``);
+    ``cache=False`` skips it, and ``None`` uses it unless ``$BOGGLE_OPT_NO_CACHE``
+    is set (``--no-cache`` sets it, so worker processes skip it too).
+    """
+    if registries is None:
+        from .loader import load_plugins  # loads plugins: only when asked to
+
+        registries = load_plugins()
+    source = wordlist_source(wordlist, registries)
+    entry = registries.rules.entry(rule)
+    lines = source.load()
+    if cache is None:
+        cache = not os.environ.get(ENV_NO_CACHE, "").strip()
+    # a rule from a local file or module has no version to key the cache on
+    if not cache or not entry.origin.version:
+        return Dictionary(source.name, lines, entry.item)
+    key = cache_key(lines, entry.name, entry.origin.release)
+    built = cached(key, lambda: build(source.name, lines, entry.item))
+    return Dictionary(source.name, lines, entry.item, built)
