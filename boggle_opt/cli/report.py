@@ -168,7 +168,7 @@ def board_words(
 ) -> tuple[Callable[[str], list[FoundWord]] | None, str]:
     """A function board -> its words (longest first), from the run's word list and rule;
     else None and why not (the list may be absent where the report is made)."""
-    from ..dictionary.dictionary import load_dictionary
+    from ..registry.dictionaries import load_dictionary
 
     try:
         dictionary = load_dictionary(

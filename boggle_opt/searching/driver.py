@@ -26,8 +26,6 @@ from ..core.errors import BoggleOptError
 from ..main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
 from .interface import Checkpoint, Event, Improved, Problem, Progress, Searcher, Stat, Stopping
 
-if TYPE_CHECKING:
-    from ..runs.run import RunSpec
 
 
 @dataclass(frozen=True)
@@ -95,13 +93,20 @@ class StopRun(BoggleOptError):
     stop reason."""
 
 
+class ProblemSource(Protocol):
+    """What a worker process rebuilds its copy of the problem from (picklable):
+    a run's spec (``boggle_opt.runs.run.RunSpec``) is one."""
+
+    def worker_problem(self) -> Problem: ...
+
+
 class Driver:
     """Run one searcher on one problem; ``run()`` returns the final state.
 
-    ``Driver.from_spec`` takes a run's ``RunSpec`` (budget, seed, jobs, the run
-    it resumes); the constructor takes those facts one by one, for a searcher
-    and problem wired by hand (``jobs`` above 1 then needs a spec, from which
-    worker processes rebuild the problem).
+    The constructor takes a run's facts one by one (a prepared run,
+    ``boggle_opt.runs.run.PreparedRun.driver``, passes them from its spec); ``jobs``
+    above 1 also needs ``spec``, a ``ProblemSource`` from which worker processes
+    rebuild the problem.
     """
 
     def __init__(
@@ -124,28 +129,8 @@ class Driver:
         self.jobs = jobs
         self.resume_segment = resume_segment
         self.state = RunState(searcher.name, dict(settings or {}), budget)
-        #: the run's specification, if it has one (worker processes rebuild from it)
-        self.spec: RunSpec | None = None
-
-    @classmethod
-    def from_spec(
-        cls,
-        spec: RunSpec,
-        searcher: Searcher,
-        problem: Problem,
-        consumers: Sequence[Consumer] = (),
-        settings: Mapping[str, Any] | None = None,
-    ) -> Driver:
-        """The driver of a run: budget, seed and jobs from ``spec``, and the boards
-        of the run it resumes already known."""
-        settings = settings if settings is not None else spec.record(problem.dictionary.label)
-        driver = cls(searcher, problem, spec.budget, spec.seed, consumers, jobs=spec.jobs,
-                     settings=settings, resume_segment=spec.segment)
-        driver.spec = spec
-        if spec.resume is not None:
-            for board, score in spec.resume.boards:
-                driver.add_known(board, score)
-        return driver
+        #: what worker processes rebuild the problem from (a run's spec), if anything
+        self.spec: ProblemSource | None = None
 
     def seed_sequence(self) -> np.random.SeedSequence:
         # a resumed run continues with fresh draws, not a replay of the first
@@ -218,7 +203,7 @@ class Driver:
         if spec is None:
             raise BoggleOptError(
                 "several jobs need a run specification to rebuild the problem in worker "
-                "processes (Driver.from_spec)"
+                "processes (PreparedRun.driver)"
             )
         refuse_in_starting_worker()
         refuse_unguarded()
@@ -342,7 +327,7 @@ def _close(events: Iterator[Event]) -> None:
 
 def _worker(
     index: int,
-    parcel: Parcel[tuple[RunSpec, Any, Any]],
+    parcel: Parcel[tuple[ProblemSource, Any, Any]],
     seed: np.random.SeedSequence,
     events: Any,
     stop: Any,
