@@ -46,7 +46,7 @@ from boggle_opt.searching.options import check
 from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs
 from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 
-from .local_executor import open_session
+from boggle_opt.proofs.local import open_session
 
 #: marks this searcher's checkpoint records in a run file
 RECORD_KIND = "bnb"

@@ -51,7 +51,7 @@ from boggle_opt.proofs.executor import Done, Failed, TaskRunner, WorkerSetup, fa
 from boggle_opt.searching.options import check
 from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 
-from .local_executor import open_session
+from boggle_opt.proofs.local import open_session
 
 
 #: marks this searcher's checkpoint records in a run file

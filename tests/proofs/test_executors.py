@@ -151,7 +151,7 @@ def test_a_task_that_always_kills_its_worker_is_reported_failed(executor: str, r
 
     from boggle_opt.proofs.executor import MAX_RETRIES, Done, ExecutorSettings, Failed, TaskRunner, WorkerSetup
     from boggle_opt.plugins.dask_executor import DaskExecutor
-    from boggle_opt.plugins.local_executor import LocalExecutor
+    from boggle_opt.proofs.local import LocalExecutor
 
     chosen = LocalExecutor if executor == "local" else DaskExecutor
     session = chosen(ExecutorSettings(jobs=2)).open(WorkerSetup(dying_tasks.make, (), "t"))
@@ -174,7 +174,7 @@ def test_the_local_pool_runs_more_tasks_than_its_pipes_hold() -> None:
     import dying_tasks
 
     from boggle_opt.proofs.executor import Done, TaskRunner, WorkerSetup
-    from boggle_opt.plugins.local_executor import LocalSession
+    from boggle_opt.proofs.local import LocalSession
 
     tasks = [f"t{i}" for i in range(8000)]
     session = LocalSession(WorkerSetup(dying_tasks.make, (), "t"), 2)
@@ -198,7 +198,7 @@ def test_a_task_submitted_to_a_pool_that_just_broke_is_rerun() -> None:
     import dying_tasks
 
     from boggle_opt.proofs.executor import Done, Lost, WorkerSetup
-    from boggle_opt.plugins.local_executor import LocalSession
+    from boggle_opt.proofs.local import LocalSession
 
     session = LocalSession(WorkerSetup(dying_tasks.make, (), "t"), 2)
     try:

@@ -1,0 +1,247 @@
+"""The ``local`` executor: a process pool on this machine (the default), and the
+session bnb and longword open for their tasks (``open_session``).
+
+``concurrent.futures.ProcessPoolExecutor`` with spawned workers. When a
+worker dies (``kill -9``, the kernel's out-of-memory killer, a crash) the
+pool breaks and fails every task in flight. Workers say which task they
+start; the session reports as ``Lost`` only the tasks of a worker that died
+on its own (not those the broken pool ended itself), resubmits the rest to a
+fresh pool, and the run goes on instead of waiting for a result that will
+never come.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing as mp
+import os
+import signal
+import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, ClassVar, Protocol
+
+from ..main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
+from ..signals import quiet_worker
+from .executor import (
+    Done, Executor, ExecutorError, ExecutorSession, ExecutorSettings, InlineSession, Lost, TaskContext,
+    WorkerSetup,
+)
+
+#: pool breaks with no task finished in between before the run gives up
+MAX_BREAKS_IN_A_ROW = 10
+
+_context: TaskContext | None = None
+_started: Any = None  # the queue on which a worker says which task it starts
+
+
+#: the task number with which a worker says it has started (it is ready)
+_READY = -1
+
+
+def _init_worker(parcel: Parcel[WorkerSetup], started: Any) -> None:
+    global _context, _started
+    quiet_worker()
+    _started = started
+    started.put((os.getpid(), _READY))
+    setup = parcel.load()
+    _context = setup.factory(*setup.args)
+
+
+def _run_task(number: int, task: Any) -> Any:
+    assert _context is not None, "worker not initialised"
+    _started.put((os.getpid(), number))
+    return _context.run(task)
+
+
+class LocalSession:
+    """``jobs`` worker processes; rebuilt whenever one of them dies."""
+
+    def __init__(self, setup: WorkerSetup, jobs: int) -> None:
+        refuse_in_starting_worker()
+        refuse_unguarded()
+        self.setup = setup
+        # the setup (a word list: megabytes) goes by file, not down spawn's pipe
+        self.parcel = Parcel(setup)
+        self.jobs = jobs
+        # a SimpleQueue writes at once: a worker killed right after starting a task has said so
+        self.started: Any = mp.get_context("spawn").SimpleQueue()
+        self.pool = self._new_pool()
+        self.pending: dict[Future[Any], tuple[int, Any]] = {}
+        self.numbers = itertools.count()
+        #: task number -> the worker process that started it; worker processes by pid
+        self.running_on: dict[int, int] = {}
+        self.processes: dict[int, Any] = {}
+        #: times the pool was rebuilt after a worker died
+        self.restarts = 0
+        #: pool breaks since a task last finished
+        self.breaks_in_a_row = 0
+        #: worker processes that got as far as their initializer
+        self.ready: set[int] = set()
+
+    @property
+    def workers(self) -> int:
+        return self.jobs
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # spawn: fork would copy whatever the parent holds
+        return ProcessPoolExecutor(
+            self.jobs, mp_context=mp.get_context("spawn"),
+            initializer=_init_worker, initargs=(self.parcel, self.started),
+        )
+
+    def submit(self, task: Any) -> None:
+        number = next(self.numbers)
+        try:
+            future = self.pool.submit(_run_task, number, task)
+        except BrokenProcessPool as exc:
+            # the pool broke since the last collect: this task never started;
+            # the next collect sorts it out with the tasks the pool held
+            future = Future()
+            future.set_exception(exc)
+        except OSError:  # spawn's pipe to a worker that died before reading it
+            self.processes.update(self.pool._processes or {})
+            self.close()
+            raise self._start_failed() from None
+        self.pending[future] = (number, task)
+        self.processes.update(self.pool._processes or {})  # no public way before 3.14
+
+    def _drain(self) -> None:
+        while not self.started.empty():
+            pid, number = self.started.get()
+            if number == _READY:
+                self.ready.add(pid)
+            else:
+                self.running_on[number] = pid
+
+    def _start_failed(self) -> ExecutorError:
+        """The one-line error for a pool none of whose workers ever started."""
+        for proc in self.processes.values():
+            proc.join(timeout=1)  # a worker that is ending has its exit status in a moment
+        return ExecutorError(str(start_failed(proc.exitcode for proc in self.processes.values())))
+
+    def _culprits(self, lost: list[tuple[int, Any]]) -> set[int]:
+        """The numbers of the lost tasks that were running in a worker that
+        died on its own; workers the broken pool ended itself (SIGTERM) only
+        held bystanders. Every started task if none can be told apart, and
+        every lost task if none had started."""
+        self._drain()
+        for proc in self.processes.values():
+            proc.join(timeout=5)
+        dead = {pid for pid, proc in self.processes.items() if proc.exitcode not in (None, -signal.SIGTERM)}
+        started = {n for n, _ in lost if n in self.running_on}
+        culprits = {n for n in started if self.running_on[n] in dead}
+        return culprits or started or {n for n, _ in lost}
+
+    def collect(self, timeout: float) -> list[Done[Any, Any] | Lost[Any]]:
+        if not self.pending:
+            return []
+        finished, _ = wait(self.pending, timeout=timeout, return_when=FIRST_COMPLETED)
+        # read the start announcements now, not only after a break: unread,
+        # they fill the pipe and every worker blocks writing its next one.
+        # A worker announces before it works, so a finished task's is here.
+        self._drain()
+        out: list[Done[Any, Any] | Lost[Any]] = []
+        broken = False
+        for future in finished:
+            number, task = self.pending.pop(future)
+            try:
+                out.append(Done(task, future.result()))
+                self.running_on.pop(number, None)  # kept for a lost task: it names the worker
+                self.breaks_in_a_row = 0
+            except BrokenProcessPool:
+                broken = True
+                self.pending[future] = (number, task)  # sorted out with the rest below
+            except Exception as exc:  # a bug in the task: one line, not a traceback
+                raise ExecutorError(f"a task failed in a worker process: {type(exc).__name__}: {exc}") from exc
+        if broken and not self.ready:
+            # no worker got as far as starting: a fresh pool would fail the same way
+            error = self._start_failed()
+            self.close()
+            raise error
+        if broken:
+            self.breaks_in_a_row += 1
+            if self.breaks_in_a_row > MAX_BREAKS_IN_A_ROW:
+                # workers that die before finishing anything (a failing start,
+                # too little memory for even the smallest task): stop, do not
+                # split every task down to single boards
+                self.close()
+                raise ExecutorError(
+                    f"worker processes died {self.breaks_in_a_row} times in a row without finishing "
+                    "a task; the run file keeps what was done (try fewer --jobs)"
+                )
+            # the broken pool fails every task it holds: those whose worker
+            # died are lost; the rest go to a fresh pool as they were
+            held = list(self.pending.values())
+            culprits = self._culprits(held)
+            self.pending.clear()
+            self.running_on.clear()
+            stop_pool(self.pool)
+            self.processes.clear()
+            self.pool = self._new_pool()
+            self.restarts += 1
+            for number, task in held:
+                if number in culprits:
+                    out.append(Lost(task, "a worker process died"))
+                else:
+                    self.submit(task)
+        return out
+
+    def close(self) -> None:
+        self.pending.clear()
+        stop_pool(self.pool)
+        self.started.close()
+        self.parcel.remove()
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Drop queued tasks and end the workers at once, even mid-task
+    (shutdown alone would wait for a task that may take minutes)."""
+    processes = list(pool._processes.values()) if pool._processes else []  # no public way before 3.14
+    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in processes:
+        proc.join()
+    if manager is not None:
+        # its pipes close as it ends; left running, Python's exit hook may wake
+        # it through a closed pipe ("Exception ignored ... handle is closed")
+        manager.join(timeout=5)
+
+
+class RunsTasks(Protocol):
+    """What ``open_session`` reads of a searcher's problem (``Problem`` has both)."""
+
+    @property
+    def executor(self) -> Executor | None: ...
+
+    @property
+    def jobs(self) -> int: ...
+
+
+def open_session(problem: RunsTasks, setup: WorkerSetup) -> ExecutorSession:
+    """The run's executor (``--executor``, ``--jobs``); one job on this
+    machine needs no pool, and a Problem made by hand names no executor."""
+    executor = problem.executor
+    if problem.jobs == 1 and (executor is None or getattr(executor, "name", "") == "local"):
+        return InlineSession(setup)
+    if executor is None:
+        return LocalExecutor(ExecutorSettings(problem.jobs)).open(setup)
+    return executor.open(setup)
+
+
+class LocalExecutor:
+    """Worker processes on this machine (--jobs of them); a dead worker's tasks are retried."""
+
+    name: ClassVar[str] = "local"
+
+    def __init__(self, settings: ExecutorSettings) -> None:
+        if settings.scheduler is not None:
+            raise ExecutorError("--scheduler names a cluster: use it with --executor dask")
+        self.jobs = settings.jobs
+
+    def open(self, setup: WorkerSetup) -> LocalSession:
+        return LocalSession(setup, self.jobs)
+
