@@ -1,0 +1,184 @@
+"""The package's layers, checked from the source (docs/architecture.md draws them).
+
+Every import counts: at module level, inside functions and under ``TYPE_CHECKING``
+(a lazy or type-only import that closes a loop still ties two layers). Imports may
+go down the layers or sideways within one, never up, and never round in a cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+#: folder on disk -> the package it installs as (pyproject's package-dir)
+ROOTS = {
+    "boggle_opt": "boggle_opt",
+    "plugins": "boggle_opt.plugins",
+    "scoring_rules": "boggle_opt.scoring_rules",
+    "wordlists": "boggle_opt.wordlists",
+    "dice_sets": "boggle_opt.dice_sets",
+}
+#: lowest first; a module belongs to the longest prefix listed
+LAYERS: list[tuple[str, ...]] = [
+    ("boggle_opt.core",),
+    ("boggle_opt._version", "boggle_opt.lazy", "boggle_opt.defaults", "boggle_opt.signals"),
+    ("boggle_opt.dictionary",),
+    ("boggle_opt.constraints",),
+    ("boggle_opt.proofs",),
+    ("boggle_opt.searching",),
+    ("boggle_opt.boards",),
+    ("boggle_opt.registry",),
+    ("boggle_opt.runs",),
+    ("boggle_opt", "boggle_opt.analysis", "boggle_opt.testing"),  # the public face
+    ("boggle_opt.plugins", "boggle_opt.scoring_rules", "boggle_opt.wordlists", "boggle_opt.dice_sets"),
+    ("boggle_opt.cli",),
+]
+MAX_TOP_LEVEL = 15
+
+
+def modules() -> dict[str, tuple[Path, bool]]:
+    """Every module of the source folders: name -> (file, is a package)."""
+    found: dict[str, tuple[Path, bool]] = {}
+    for folder, package in ROOTS.items():
+        for path in sorted((REPO / folder).rglob("*.py")):
+            parts = list(path.relative_to(REPO / folder).with_suffix("").parts)
+            is_pkg = parts[-1] == "__init__"
+            if is_pkg:
+                parts = parts[:-1]
+            found[".".join([package, *parts])] = (path, is_pkg)
+    return found
+
+
+MODULES = modules()
+
+
+def imports(name: str) -> set[str]:
+    """The project modules ``name`` imports, anywhere in its source."""
+    path, is_pkg = MODULES[name]
+    here = name.split(".") if is_pkg else name.split(".")[:-1]
+    out: set[str] = set()
+
+    def add(target: str) -> None:
+        # the longest known module a dotted name starts with
+        parts = target.split(".")
+        for i in range(len(parts), 0, -1):
+            candidate = ".".join(parts[:i])
+            if candidate in MODULES:
+                out.add(candidate)
+                return
+
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                add(alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[: len(here) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for alias in node.names:  # ``from pkg import module`` names a module
+                add(f"{target}.{alias.name}")
+    out.discard(name)
+    return out
+
+
+GRAPH = {name: imports(name) for name in MODULES}
+
+
+def layer(name: str) -> int:
+    best, level = -1, -1
+    for i, prefixes in enumerate(LAYERS):
+        for p in prefixes:
+            if (name == p or name.startswith(p + ".")) and len(p) > best:
+                best, level = len(p), i
+    assert level >= 0, f"{name} is in no layer: add it to LAYERS and docs/architecture.md"
+    return level
+
+
+def test_every_module_has_a_layer() -> None:
+    for name in MODULES:
+        layer(name)
+
+
+def test_imports_only_go_down() -> None:
+    upward = [
+        f"{src} (layer {layer(src)}) imports {dst} (layer {layer(dst)})"
+        for src, targets in sorted(GRAPH.items())
+        for dst in sorted(targets)
+        if layer(dst) > layer(src)
+    ]
+    assert not upward, "imports from a lower layer to a higher one:\n" + "\n".join(upward)
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycles() -> None:
+    found = cycles(GRAPH)
+    assert not found, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_only_the_command_line_imports_rich() -> None:
+    for name, (path, _) in MODULES.items():
+        if name.startswith("boggle_opt.cli"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                assert not any(a.name.split(".")[0] == "rich" for a in node.names), name
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                assert (node.module or "").split(".")[0] != "rich", name
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+@pytest.mark.parametrize("limit", [MAX_TOP_LEVEL])
+def test_few_modules_directly_in_the_package(limit: int) -> None:
+    top = sorted(p.name for p in (REPO / "boggle_opt").glob("*.py"))
+    assert len(top) <= limit, f"{len(top)} modules directly in boggle_opt/: {top}"
+
+
+def test_subpackages_say_what_they_hold_and_may_import() -> None:
+    for init in sorted((REPO / "boggle_opt").glob("*/__init__.py")):
+        if init.parent.name == "core":  # the compiled kernels keep their own docstring
+            continue
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        assert "May import" in doc, f"{init.relative_to(REPO)}: the docstring says what it may import"
