@@ -8,6 +8,7 @@ go down the layers or sideways within one, never up, and never round in a cycle.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -182,3 +183,17 @@ def test_subpackages_say_what_they_hold_and_may_import() -> None:
             continue
         doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
         assert "May import" in doc, f"{init.relative_to(REPO)}: the docstring says what it may import"
+
+
+def test_architecture_page_names_only_modules_that_exist() -> None:
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`((?:cli|runs|registry|searching|proofs|constraints|dictionary|plugins"
+                           r"|scoring_rules|wordlists|dice_sets)/\w+\.py)`", text))
+    assert named, "the page names no modules"
+    missing = [n for n in sorted(named) if not (REPO / "boggle_opt" / n).exists() and not (REPO / n).exists()]
+    assert not missing, f"docs/architecture.md names modules that do not exist: {missing}"
+    # the layer diagram lists every module of each subpackage
+    for package in ("cli", "runs", "registry", "searching", "proofs", "constraints", "dictionary"):
+        for path in (REPO / "boggle_opt" / package).glob("*.py"):
+            if path.stem != "__init__":
+                assert re.search(rf"\b{path.stem}\b", text), f"docs/architecture.md misses {package}/{path.name}"
