@@ -13,7 +13,9 @@ What a plugin author needs is here, under one name::
 ``Progress``, ``Checkpoint``, ``Event``), ``check`` for validating options,
 ``ScoringRule``, ``WordListSource``, the board helpers module ``boards`` and
 the test class ``SearcherConformance`` (imported on first use: it needs
-pytest). Importing this package loads no plugins; ``load_plugins()`` does.
+pytest). ``search("annealing", ...)`` runs a search from Python (with ``RunSpec``
+and ``SearchResult``; imported on first use, as they bring the driver and numpy).
+Importing this package loads no plugins; ``load_plugins()`` does.
 """
 
 from __future__ import annotations
@@ -43,13 +45,15 @@ from .searching.interface import (  # noqa: E402
 from .dictionary.wordlist import WordListSource  # noqa: E402
 
 if TYPE_CHECKING:
+    from .runs.run import RunSpec, SearchResult, search
     from .testing import SearcherConformance
 
 __all__ = [
     "COMPILED", "BoardReport", "Checkpoint", "Dictionary", "Event", "Improved", "OptionError",
-    "PluginLoader", "Problem", "Progress", "ScoringRule", "Searcher", "SearcherBase",
+    "PluginLoader", "Problem", "Progress", "RunSpec", "ScoringRule", "SearchResult", "Searcher",
+    "SearcherBase",
     "SearcherConformance", "WordListSource", "__version__", "analyse", "boards", "check",
-    "hookimpl", "load_dictionary", "load_plugins",
+    "hookimpl", "load_dictionary", "load_plugins", "search",
 ]
 
 
@@ -59,4 +63,9 @@ def __getattr__(name: str) -> Any:
         from .testing import SearcherConformance
 
         return SearcherConformance
+    if name in ("search", "RunSpec", "SearchResult"):
+        # a run brings the driver and numpy: `boggle-opt score` starts without them
+        from .runs import run
+
+        return getattr(run, name)
     raise AttributeError(f"module 'boggle_opt' has no attribute {name!r}")

@@ -16,6 +16,7 @@ from boggle_opt import analysis
 from boggle_opt.dictionary import dictionary, rules, wordlist
 from boggle_opt.searching import options, interface as search
 from boggle_opt.registry import dictionaries, loader as plugin_loader
+from boggle_opt.runs import run
 
 #: each public name and the module it lives in
 HOMES = {
@@ -27,6 +28,7 @@ HOMES = {
     "Dictionary": dictionary, "load_dictionary": dictionaries,
     "analyse": analysis, "BoardReport": analysis,
     "load_plugins": plugin_loader, "PluginLoader": plugin_loader,
+    "search": run, "RunSpec": run, "SearchResult": run,
 }
 
 
