@@ -25,7 +25,8 @@ ROOTS = {
 #: lowest first; a module belongs to the longest prefix listed
 LAYERS: list[tuple[str, ...]] = [
     ("boggle_opt.core",),
-    ("boggle_opt._version", "boggle_opt.lazy", "boggle_opt.defaults", "boggle_opt.signals"),
+    ("boggle_opt._version", "boggle_opt.lazy", "boggle_opt.defaults", "boggle_opt.signals",
+     "boggle_opt.main_guard"),
     ("boggle_opt.dictionary",),
     ("boggle_opt.constraints",),
     ("boggle_opt.proofs",),

@@ -37,7 +37,7 @@ def pytest_child(args: list[str], wordlists: Path, ci: bool, cwd: Path) -> subpr
 
 
 def test_without_the_lists_the_tests_skip_saying_how_to_get_them(tmp_path: Path) -> None:
-    r = pytest_child([str(TESTS / "test_cli.py"), str(TESTS / "test_run_stress.py"), "-k", SELECTED],
+    r = pytest_child([str(TESTS / "cli" / "test_cli.py"), str(TESTS / "runs" / "test_run_stress.py"), "-k", SELECTED],
                      tmp_path, ci=False, cwd=tmp_path)
     assert r.returncode == 0, r.stdout[-3000:]
     assert re.search(r"\b12 skipped, \d+ deselected in", r.stdout), r.stdout[-3000:]
@@ -53,7 +53,7 @@ def test_without_the_lists_the_tests_skip_saying_how_to_get_them(tmp_path: Path)
 
 
 def test_under_ci_a_missing_list_fails(tmp_path: Path) -> None:
-    r = pytest_child([str(TESTS / "test_cli.py"), "-k", "multi_plain_columns"], tmp_path, ci=True,
+    r = pytest_child([str(TESTS / "cli" / "test_cli.py"), "-k", "multi_plain_columns"], tmp_path, ci=True,
                      cwd=tmp_path)
     assert r.returncode == 1, r.stdout[-3000:]
     assert "CI must have the research word lists: needs the research word list enable2k.txt" in r.stdout
