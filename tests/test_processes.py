@@ -91,3 +91,83 @@ def test_kill_9_of_the_main_process_leaves_no_worker(
         assert not alive(workers), [p.cmdline() for p in alive(workers)]
     finally:
         kill_all(proc, workers)
+
+
+# -- signals -------------------------------------------------------------------------
+
+
+def stops_cleanly(proc: subprocess.Popen[str], out: Path, sig: signal.Signals, status: int) -> str:
+    """Wait for the run to stop; check its exit status, finish record and
+    stderr; return stderr."""
+    try:
+        _, stderr = proc.communicate(timeout=30)  # a swallowed signal ran on for the whole minute
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert "Traceback" not in stderr and "Error" not in stderr, stderr
+    if proc.returncode == -sig and not out.exists():
+        return stderr  # the signal came before Python ran any of boggle-opt (nothing started)
+    assert proc.returncode == status, stderr
+    record = finish_record(out)
+    assert record is not None and record["stop_reason"] == ("interrupted" if sig == signal.SIGINT
+                                                            else f"terminated by {sig.name}"), record
+    return stderr
+
+
+def test_sigterm_at_any_moment_of_start_up_stops_the_run(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    """A signal during the imports once raised an exception that was lost:
+    the run went on for its whole budget. Moments drawn from a fixed seed
+    (benchmarks/signal_startup.py tries many more)."""
+    moments = random.Random(24).sample([i / 100 for i in range(0, 150)], 8)
+    for i, moment in enumerate(moments):
+        out = tmp_path / f"run{i}.jsonl"
+        proc = start(["run", *ANNEALING, "--out", str(out), "--progress", "none"], cli_env, tmp_path)
+        time.sleep(moment)
+        proc.send_signal(signal.SIGTERM)
+        stops_cleanly(proc, out, signal.SIGTERM, 143)
+
+
+def test_ctrl_c_to_the_process_group_prints_no_traceback(
+    tmp_path: Path, cli_env: dict[str, str], enable2k_path: Path
+) -> None:
+    """A terminal's Ctrl-C reaches every process of its group: workers that
+    are starting, running, or idle, and multiprocessing's resource tracker;
+    only the main process acts on it."""
+    moments = [0.3, 0.6, 0.9, None]  # None: once the proof is under way
+    for i, moment in enumerate(moments):
+        out = tmp_path / f"run{i}.jsonl"
+        proc = start(["run", *PROOF_3X3, "--jobs", "2", "--out", str(out), "--progress", "plain"],
+                     cli_env, tmp_path)
+        if moment is None:
+            wait_for(lambda: out.exists() and '"improved"' in out.read_text(), proc, timeout=90)
+        else:
+            time.sleep(moment)
+        os.killpg(proc.pid, signal.SIGINT)
+        stops_cleanly(proc, out, signal.SIGINT, 130)
+
+
+def test_a_second_signal_ends_a_stopping_run_at_once(
+    tmp_path: Path, cli_env: dict[str, str], enable2k_path: Path
+) -> None:
+    """``docker stop`` and an impatient user send a second signal: it is not
+    ignored, and no process stays behind."""
+    out = tmp_path / "run.jsonl"
+    proc = start(["run", *PROOF_3X3, "--jobs", "2", "--out", str(out), "--progress", "none"],
+                 cli_env, tmp_path)
+    workers: list[psutil.Process] = []
+    try:
+        wait_for(lambda: out.exists() and '"improved"' in out.read_text(), proc, timeout=90)
+        workers = descendants(proc.pid)
+        # both pending at once: the second is handled while the first stops the run
+        os.kill(proc.pid, signal.SIGTERM)
+        os.kill(proc.pid, signal.SIGHUP)
+        _, stderr = proc.communicate(timeout=30)
+        assert "second signal" in stderr, stderr
+        assert proc.returncode in (143, 129) and "Traceback" not in stderr, stderr
+        deadline = time.monotonic() + 15
+        while alive(workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not alive(workers)
+    finally:
+        kill_all(proc, workers)
