@@ -16,7 +16,7 @@ signal while the run stops ends the process at once (as many tools do); the
 run file keeps every record written so far and ``--resume`` carries on.
 
 Worker processes leave all this to the main process: they are started with
-these signals blocked, ignore SIGINT and SIGHUP (which a terminal sends to its
+SIGINT and SIGHUP blocked, ignore them (which a terminal sends to its
 whole process group), and end on their own within a second when the main
 process is gone, whatever killed it (``worker_start``).
 """
@@ -198,24 +198,25 @@ def check() -> None:
 
 @contextmanager
 def held() -> Iterator[None]:
-    """For the block, this thread holds back the stopping signals, so that the
-    worker processes it starts begin with them blocked: a Ctrl-C to the whole
-    process group cannot hit a worker's interpreter while it starts (a fatal
-    error), and ``worker_start`` decides what the worker does with them. A
-    signal meanwhile reaches the main process when the block ends."""
+    """For the block, this thread holds back the terminal's group signals, so
+    that the worker processes it starts begin with them blocked: a Ctrl-C to
+    the whole process group cannot hit a worker's interpreter while it starts
+    (a fatal error); ``worker_start`` then ignores them. SIGTERM stays: the
+    main process ends a worker with it at any moment, even one still starting.
+    A signal meanwhile reaches the main process when the block ends."""
     if not _CAN_MASK:
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, GROUP_SIGNALS)
     try:
         # multiprocessing's resource tracker, started now if not yet, keeps
         # SIGHUP blocked (it ignores SIGINT and SIGTERM itself): a closed
-        # terminal does not kill it mid-run. Starting it unblocks SIGINT and
-        # SIGTERM: block them again.
+        # terminal does not kill it mid-run. Starting it unblocks SIGINT:
+        # block it again.
         from multiprocessing import resource_tracker
 
         resource_tracker.ensure_running()
-        signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
+        signal.pthread_sigmask(signal.SIG_BLOCK, GROUP_SIGNALS)
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
