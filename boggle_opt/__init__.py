@@ -20,6 +20,13 @@ Importing this package loads no plugins; ``load_plugins()`` does.
 
 from __future__ import annotations
 
+from . import signals as _signals
+
+# first: the boggle-opt program notes a stopping signal from here on, not
+# only once its modules are imported (a run stopped then still gets its
+# finish record)
+_signals.catch_early()
+
 from typing import TYPE_CHECKING, Any
 
 import pluggy

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,22 @@ from boggle_opt.searching.options import check
 
 #: a run of a few seconds: the pool climber on 3x3
 SMALL = ["--searcher", "hillclimb", "--size", "3x3", "-o", "pool-size", "20", "--seed", "1"]
+
+
+#: a 3x3 proof on ENABLE2K that takes minutes: long enough to be stopped mid-way (a test
+#: using it asks for the list)
+PROOF_3X3 = ["--searcher", "bnb", "--size", "3x3", "--wordlist", "enable2k", "-o", "min-score", "400"]
+
+
+def wait_for(predicate: Callable[[], bool], proc: subprocess.Popen, timeout: float = 60) -> None:
+    """Wait until ``predicate()`` holds; fail if ``proc`` ends first or time runs out."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        assert proc.poll() is None, f"the run ended first: {proc.communicate()}"
+        time.sleep(0.02)
+    raise AssertionError("timed out waiting")
 
 
 def exe() -> str:

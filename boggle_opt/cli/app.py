@@ -32,7 +32,7 @@ from ..registry.registries import Entry, Registries
 from .score import add_parser as add_score_parser
 from .show import add_parser as add_show_parser
 from .report import add_parser as add_report_parser
-from ..signals import exit_status, on_termination
+from ..signals import exit_status, on_termination, status_for
 
 if TYPE_CHECKING:
     from ..searching.driver import Consumer, RunState
@@ -184,7 +184,8 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         if ns.report is not None and path is not None:
             write_report(path, ns.report, regs)
             out.write(f"# report: {ns.report}\n")
-    return INTERRUPTED if state.stop_reason == "interrupted" else 0
+    # from how the run ended, as its finish record says (a signal after that changes nothing)
+    return status_for(state.stop_reason) or 0
 
 
 def _report(
@@ -338,7 +339,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = build_parser().parse_args(argv)
     saved = {name: os.environ.get(name) for name in (ENV_PLUGINS, ENV_NO_CACHE)}
     try:
-        with on_termination() as signals:
+        # a run notes a signal until its driver starts, which then stops at
+        # once and writes the finish record; other commands stop at once
+        running = ns.run is cmd_run
+        with on_termination(raising=not running) as signals:
             # through the environment, so worker processes load the same plugins
             request_plugins(ns.plugins or [])
             if ns.no_cache:
@@ -347,7 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for warning in regs.warnings:
                 print(f"{PROG}: warning: {warning}", file=sys.stderr)
             code: int = ns.run(ns, regs, sys.stdout)
-        return signals.status(code)
+        return code if running else signals.status(code)
     except BoggleOptError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 1

@@ -17,12 +17,13 @@ import multiprocessing as mp
 import os
 import signal
 import threading
+from contextlib import nullcontext
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, ClassVar, Protocol
 
 from ..main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
-from ..signals import quiet_worker
+from ..signals import held, worker_start
 from .executor import (
     Done, Executor, ExecutorError, ExecutorSession, ExecutorSettings, InlineSession, Lost, TaskContext,
     WorkerSetup,
@@ -41,7 +42,7 @@ _READY = -1
 
 def _init_worker(parcel: Parcel[WorkerSetup], started: Any) -> None:
     global _context, _started
-    quiet_worker()
+    worker_start()
     _started = started
     started.put((os.getpid(), _READY))
     setup = parcel.load()
@@ -65,7 +66,8 @@ class LocalSession:
         self.parcel = Parcel(setup)
         self.jobs = jobs
         # a SimpleQueue writes at once: a worker killed right after starting a task has said so
-        self.started: Any = mp.get_context("spawn").SimpleQueue()
+        with held():  # the resource tracker starts here, out of a terminal's reach
+            self.started: Any = mp.get_context("spawn").SimpleQueue()
         self.pool = self._new_pool()
         self.pending: dict[Future[Any], tuple[int, Any]] = {}
         self.numbers = itertools.count()
@@ -93,7 +95,10 @@ class LocalSession:
     def submit(self, task: Any) -> None:
         number = next(self.numbers)
         try:
-            future = self.pool.submit(_run_task, number, task)
+            # the pool starts a worker in a submit until it has all of them
+            starting = len(self.pool._processes or {}) < self.jobs
+            with held() if starting else nullcontext():
+                future = self.pool.submit(_run_task, number, task)
         except BrokenProcessPool as exc:
             # the pool broke since the last collect: this task never started;
             # the next collect sorts it out with the tasks the pool held

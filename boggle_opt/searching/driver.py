@@ -24,6 +24,8 @@ else:  # imported on first use (boggle_opt.lazy)
 from ..constraints.fixed import require_support
 from ..core.errors import BoggleOptError
 from ..main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
+from ..signals import check as check_signals
+from ..signals import held, stopping, worker_start
 from .interface import Checkpoint, Event, Improved, Problem, Progress, Searcher, Stat, Stopping
 
 
@@ -147,10 +149,11 @@ class Driver:
         for c in self.consumers:
             c.start(state)
         try:
-            if self.jobs > 1 and not getattr(self.searcher, "parallel", False):
-                self._run_workers()
-            else:
-                self._run_here()
+            with stopping():  # a signal before it stops the run here, at once
+                if self.jobs > 1 and not getattr(self.searcher, "parallel", False):
+                    self._run_workers()
+                else:
+                    self._run_here()
             if not state.stop_reason:
                 state.stop_reason = "searcher finished"
         except _Stop:
@@ -208,8 +211,9 @@ class Driver:
         refuse_in_starting_worker()
         refuse_unguarded()
         ctx = mp.get_context("spawn")
-        events: Any = ctx.Queue()
-        stop = ctx.Event()
+        with held():
+            events: Any = ctx.Queue()
+            stop = ctx.Event()
         seeds = self.seed_sequence().spawn(self.jobs)
         # by file, not down spawn's pipe (a resumed run's spec can be big)
         parcel = Parcel((spec, type(self.searcher), self.searcher.options))
@@ -225,11 +229,12 @@ class Driver:
         running = self.jobs
         ready: set[int] = set()
         try:
-            for p in procs:
-                try:
-                    p.start()
-                except OSError:  # the pipe to a worker that died reading its arguments
-                    raise _start_failed(procs) from None
+            with held():  # a group Ctrl-C cannot hit a worker while it starts
+                for p in procs:
+                    try:
+                        p.start()
+                    except OSError:  # the pipe to a worker that died reading its arguments
+                        raise _start_failed(procs) from None
             while running:
                 try:
                     worker, evals, ev = events.get(timeout=0.2)
@@ -299,6 +304,8 @@ class Driver:
         self._check_time()
 
     def _check_time(self) -> None:
+        # a signal whose exception was lost on its way still stops the run
+        check_signals()
         b = self.budget
         if b.seconds is not None and self.state.elapsed() >= b.seconds:
             self.state.stop_reason = f"used {b.seconds:g} s"
@@ -333,6 +340,7 @@ def _worker(
     stop: Any,
 ) -> None:
     """One independently seeded copy of a searcher, in its own process."""
+    worker_start()
     events.put((index, 0, _READY))
     try:
         spec, searcher_cls, options = parcel.load()

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import SMALL, exe, records
+from helpers import PROOF_3X3, SMALL, exe, records, wait_for
 
 from boggle_opt.runs.runfile import read_run_file
 from boggle_opt.runs.lock import holder_path
@@ -24,9 +24,6 @@ from boggle_opt.runs.lock import holder_path
 #: a 2x3 proof of 1,120 classes, a few hundred bytes of run file each, in 2 s
 PROOF_2X3 = ["--searcher", "bnb", "--size", "2x3", "--wordlist", "enable2k", "-o", "min-score", "100",
              "-o", "buckets", "aeiou bdfgjqvwxz lnrsy chkmpt", "--top", "1000"]
-#: a 3x3 proof that takes minutes: long enough to be stopped mid-way
-PROOF_3X3 = ["--searcher", "bnb", "--size", "3x3", "--wordlist", "enable2k", "-o", "min-score", "400"]
-
 
 def class_names(path: Path) -> list[str]:
     """The classes a run file records as finished (as ``--resume`` reads it)."""
@@ -36,16 +33,6 @@ def class_names(path: Path) -> list[str]:
 def ranked(stdout: str) -> list[tuple[str, int]]:
     rows = [line.split("\t") for line in stdout.splitlines() if line[:1].isdigit()]
     return [(row[1], int(row[2])) for row in rows]
-
-
-def wait_for(predicate: Callable[[], bool], proc: subprocess.Popen, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        assert proc.poll() is None, f"the run ended first: {proc.communicate()}"
-        time.sleep(0.02)
-    raise AssertionError("timed out waiting")
 
 
 def count_in(path: Path, text: str, at_least: int) -> Callable[[], bool]:

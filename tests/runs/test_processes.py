@@ -1,0 +1,173 @@
+"""No process outlives its run, and signals stop a run at any moment.
+
+Through the real command line: ``kill -9`` of the main process leaves no
+worker behind (each notices its parent is gone); SIGTERM at any moment of
+start-up stops the run with a finish record and exit 143; a Ctrl-C sent to
+the whole process group (a real terminal's) prints no traceback from any
+process; a second signal ends a stopping run at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from helpers import PROOF_3X3, exe, wait_for
+
+#: an annealing run that would go on for a minute
+ANNEALING = ["--searcher", "annealing", "--size", "3x3", "--jobs", "2", "--time", "60", "--seed", "1"]
+
+
+def start(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Popen[str]:
+    # its own session: a test's group signal reaches only the run
+    return subprocess.Popen([exe(), *args], cwd=cwd, env=env, text=True, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def descendants(pid: int) -> list[psutil.Process]:
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def alive(procs: list[psutil.Process]) -> list[psutil.Process]:
+    return [p for p in procs if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+
+
+def kill_all(proc: subprocess.Popen[str], procs: list[psutil.Process]) -> None:
+    """Clean up after a failing test: nothing it started may stay."""
+    for p in [*procs, *descendants(proc.pid)]:
+        try:
+            p.kill()
+        except psutil.NoSuchProcess:
+            pass
+    if proc.poll() is None:
+        proc.kill()
+    proc.communicate(timeout=30)
+
+
+def finish_record(path: Path) -> dict | None:
+    if not path.exists():
+        return None
+    lines = path.read_text().splitlines()
+    last = json.loads(lines[-1]) if lines else {}
+    return last if last.get("type") == "finish" else None
+
+
+# -- orphans -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [
+    pytest.param([*PROOF_3X3, "--jobs", "2"], id="bnb-pool"),
+    pytest.param(ANNEALING, id="annealing-fan-out"),
+])
+def test_kill_9_of_the_main_process_leaves_no_worker(
+    args: list[str], tmp_path: Path, cli_env: dict[str, str], enable2k_path: Path
+) -> None:
+    """What an out-of-memory kill or a crashed terminal does: the workers (and
+    multiprocessing's resource tracker) must not wait for ever on a pipe."""
+    out = tmp_path / "run.jsonl"
+    proc = start(["run", *args, "--out", str(out), "--progress", "none"], cli_env, tmp_path)
+    workers: list[psutil.Process] = []
+    try:
+        wait_for(lambda: out.exists() and '"improved"' in out.read_text(), proc, timeout=90)
+        # both workers and multiprocessing's resource tracker
+        wait_for(lambda: len(descendants(proc.pid)) >= 3, proc, timeout=30)
+        workers = descendants(proc.pid)
+        proc.kill()
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 15
+        while alive(workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not alive(workers), [p.cmdline() for p in alive(workers)]
+    finally:
+        kill_all(proc, workers)
+
+
+# -- signals -------------------------------------------------------------------------
+
+
+def stops_cleanly(proc: subprocess.Popen[str], out: Path, sig: signal.Signals, status: int) -> str:
+    """Wait for the run to stop; check its exit status, finish record and
+    stderr; return stderr."""
+    try:
+        _, stderr = proc.communicate(timeout=30)  # a swallowed signal ran on for the whole minute
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert "Traceback" not in stderr and "Error" not in stderr, stderr
+    if proc.returncode == -sig and not out.exists():
+        return stderr  # the signal came before Python ran any of boggle-opt (nothing started)
+    assert proc.returncode == status, stderr
+    record = finish_record(out)
+    assert record is not None and record["stop_reason"] == ("interrupted" if sig == signal.SIGINT
+                                                            else f"terminated by {sig.name}"), record
+    return stderr
+
+
+def test_sigterm_at_any_moment_of_start_up_stops_the_run(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    """A signal during the imports once raised an exception that was lost:
+    the run went on for its whole budget. Moments drawn from a fixed seed
+    (benchmarks/signal_startup.py tries many more)."""
+    moments = random.Random(24).sample([i / 100 for i in range(0, 150)], 8)
+    for i, moment in enumerate(moments):
+        out = tmp_path / f"run{i}.jsonl"
+        proc = start(["run", *ANNEALING, "--out", str(out), "--progress", "none"], cli_env, tmp_path)
+        time.sleep(moment)
+        proc.send_signal(signal.SIGTERM)
+        stops_cleanly(proc, out, signal.SIGTERM, 143)
+
+
+def test_ctrl_c_to_the_process_group_prints_no_traceback(
+    tmp_path: Path, cli_env: dict[str, str], enable2k_path: Path
+) -> None:
+    """A terminal's Ctrl-C reaches every process of its group: workers that
+    are starting, running, or idle, and multiprocessing's resource tracker;
+    only the main process acts on it."""
+    moments = [0.3, 0.6, 0.9, None]  # None: once the proof is under way
+    for i, moment in enumerate(moments):
+        out = tmp_path / f"run{i}.jsonl"
+        proc = start(["run", *PROOF_3X3, "--jobs", "2", "--out", str(out), "--progress", "plain"],
+                     cli_env, tmp_path)
+        if moment is None:
+            wait_for(lambda: out.exists() and '"improved"' in out.read_text(), proc, timeout=90)
+        else:
+            time.sleep(moment)
+        os.killpg(proc.pid, signal.SIGINT)
+        stops_cleanly(proc, out, signal.SIGINT, 130)
+
+
+def test_a_second_signal_ends_a_stopping_run_at_once(
+    tmp_path: Path, cli_env: dict[str, str], enable2k_path: Path
+) -> None:
+    """``docker stop`` and an impatient user send a second signal: it is not
+    ignored, and no process stays behind."""
+    out = tmp_path / "run.jsonl"
+    proc = start(["run", *PROOF_3X3, "--jobs", "2", "--out", str(out), "--progress", "none"],
+                 cli_env, tmp_path)
+    workers: list[psutil.Process] = []
+    try:
+        wait_for(lambda: out.exists() and '"improved"' in out.read_text(), proc, timeout=90)
+        workers = descendants(proc.pid)
+        # both pending at once: the second is handled while the first stops the run
+        os.kill(proc.pid, signal.SIGTERM)
+        os.kill(proc.pid, signal.SIGHUP)
+        _, stderr = proc.communicate(timeout=30)
+        assert "second signal" in stderr, stderr
+        assert proc.returncode in (143, 129) and "Traceback" not in stderr, stderr
+        deadline = time.monotonic() + 15
+        while alive(workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not alive(workers)
+    finally:
+        kill_all(proc, workers)
