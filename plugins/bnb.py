@@ -37,7 +37,9 @@ from boggle_opt.proofs.board_classes import (
     default_buckets,
     parse_buckets,
 )
-from boggle_opt.proofs.class_tasks import ClassContext, ClassResult, ClassTask, Ledger, part_key, tasks_left
+from boggle_opt.proofs.class_tasks import (
+    ClassContext, ClassResult, ClassTask, Ledger, check_task_record, part_key, tasks_left,
+)
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.tree import cell_order
 from boggle_opt.proofs.executor import Done, Failed, Split, TaskRunner, WorkerSetup, failed_tasks_error
@@ -410,17 +412,12 @@ def _check_record(rec: Mapping[str, Any], geometry: Geometry) -> None:
     """A finished or split class as an earlier segment wrote it (a hand-edited
     or damaged file is refused in one line, not a traceback)."""
     name = rec.get("class", rec.get("split"))
-    where = f"run file: bnb class {str(name)[:40]}"
     if name is None:
         return
-    if not isinstance(name, str) or len(name) != geometry.n or not name.isalnum():
-        raise RunFileError(f"{where}: the class name is not {geometry.n} bucket numbers")
-    if not isinstance(rec.get("part", ""), str):
-        raise RunFileError(f"{where}: its part is not a string")
+    check_task_record(rec, geometry, "run file")
     if "class" in rec:
+        where = f"run file: bnb class {str(name)[:40]}"
         check_boards(checked_pairs(rec.get("boards", []), where), geometry, where)
-    elif not (isinstance(rec.get("into"), list) and all(isinstance(k, str) for k in rec["into"])):
-        raise RunFileError(f"{where}: a split's pieces are not a list of part names")
 
 
 def _climb(problem: Problem, rng: np.random.Generator, seconds: float) -> tuple[str, int]:

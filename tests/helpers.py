@@ -20,6 +20,9 @@ from boggle_opt.plugins.bnb import BranchAndBound
 from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 from boggle_opt.searching.options import check
 
+#: how every one-line error of the CLI starts
+PREFIX = "boggle-opt: error: "
+
 #: a run of a few seconds: the pool climber on 3x3
 SMALL = ["--searcher", "hillclimb", "--size", "3x3", "-o", "pool-size", "20", "--seed", "1"]
 
@@ -107,3 +110,18 @@ def run_bnb(problem: Problem, **options: Any) -> tuple[dict[str, int], list[dict
         else:
             progress.append(ev)
     return boards, records, progress
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) -> str:
+    """A failed command's one error line (no traceback, non-zero exit), holding each needle."""
+    out = result.stdout if isinstance(result.stdout, str) else result.stdout.decode(errors="replace")
+    err = result.stderr if isinstance(result.stderr, str) else result.stderr.decode(errors="replace")
+    assert "Traceback" not in out + err, err
+    assert result.returncode != 0, (out, err)
+    lines = err.splitlines()
+    assert len(lines) == 1, f"expected one line on stderr, got:\n{err}"
+    (line,) = lines
+    assert line.startswith(PREFIX), line
+    for needle in needles:
+        assert needle in line, f"{needle!r} not in {line!r}"
+    return line

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from .. import defaults
 from .._version import __version__
 from .bound import add_parser as add_bound_parser
-from .args import IgnoredOption, add_option_pairs, option_pairs, positive_int, seconds
+from .args import IgnoredOption, add_option_pairs, option_pairs, positive_int, score, seconds, seed
 from .dice import add_constraint_options
 from .dice import add_parser as add_dice_parser
 from .plan import add_parser as add_plan_parser
@@ -116,6 +116,7 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
     """The run the ``run`` arguments ask for: a new one, or the one ``--resume``
     names (its run file locked for as long as ``held`` lasts)."""
     from ..searching.driver import Budget
+    from ..runs.runfile import refuse_not_empty
     from ..runs.lock import run_lock
     from ..runs.run import RunSpec
 
@@ -123,6 +124,8 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
     if ns.resume is None:
         if ns.searcher is None:
             raise BoggleOptError("run needs --searcher NAME (see `boggle-opt searchers`)")
+        if ns.out is not None:
+            refuse_not_empty(ns.out)  # before the word list is built
         return RunSpec.build(
             ns.searcher, regs, options=dict(option_pairs(ns)),
             size=ns.size or defaults.SIZE, rule=ns.rule or defaults.RULE,
@@ -169,7 +172,7 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         if path is not None:
             # first, so a file that cannot take even the start record stops the
             # run before the display starts
-            writer = RunFileWriter(path, run.record, run.word_count)
+            writer = RunFileWriter(path, run.record, run.word_count, resume=ns.resume is not None)
             consumers.append(writer)
         style = ns.progress or ("rich" if sys.stderr.isatty() else "plain")
         title = f"{spec.name} · {problem.dictionary.rule.name} · {spec.size} · {problem.dictionary.label}"
@@ -238,10 +241,7 @@ def _report(
 
 
 def _score(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    return score(text)
 
 
 def _add_run_parser(sub: Any) -> None:
@@ -254,7 +254,7 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument("--rule", help=f"scoring rule (default: {defaults.RULE})")
     run.add_argument("--size", help=f"board size CxR (default: {defaults.SIZE})")
     run.add_argument("--wordlist", help="word list name or file (default: embedded)")
-    run.add_argument("--seed", type=int, help="random seed (default: a fresh one, shown)")
+    run.add_argument("--seed", type=seed, help="random seed (default: a fresh one, shown)")
     run.add_argument(
         "--jobs", type=positive_int,
         help="processes (independent seeded copies; default 1, or a resumed run's own)"
@@ -270,7 +270,7 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument("--time", type=seconds, help="stop after this many seconds")
     run.add_argument("--evals", type=positive_int, help="stop after this many boards scored")
     run.add_argument("--target", type=_score, help="stop once a board scores this much")
-    run.add_argument("--out", help="append a JSON-lines record of the run to this file")
+    run.add_argument("--out", help="write a JSON-lines record of the run to this new (or empty) file")
     run.add_argument(
         "--resume", metavar="FILE", help="continue the run recorded in FILE (appends to it)"
     )

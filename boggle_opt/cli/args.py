@@ -3,26 +3,46 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from .. import defaults
 from ..core.errors import BoggleOptError
+from ..searching.options import INT_MAX
 
+#: seeds are numpy's: whole numbers from 0 (a run file records the one used)
+SEED_MAX = 2**64 - 1
 
 #: how a command's user gives a board size (``boards.geometry_for``'s hint)
 CLI_SIZE = "--size CxR"
 
 
-def positive_int(text: str) -> int:
+def whole_number(text: str, low: int, high: int = INT_MAX) -> int:
+    """``text`` as a whole number from ``low`` to ``high``, else a one-line error."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text[:40]!r}") from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"must be >= {low}, got {value}")
+    if value > high:
+        raise argparse.ArgumentTypeError(f"must be at most {high}, got {text[:40]}")
     return value
+
+
+def positive_int(text: str) -> int:
+    return whole_number(text, 1)
+
+
+def score(text: str) -> int:
+    """A score: any whole number the core can compare with."""
+    return whole_number(text, -INT_MAX)
+
+
+def seed(text: str) -> int:
+    return whole_number(text, 0, SEED_MAX)
 
 
 def seconds(text: str) -> float:
@@ -32,6 +52,8 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be > 0 seconds, got {text}")
+    if not math.isfinite(value):  # 1e400 parses as infinity: a run that never stops
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds, got {text[:40]}")
     return value
 
 

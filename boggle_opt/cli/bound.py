@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 from ..boards import make_geometry
 from ..proofs.board_classes import letter_mask, parse_class
-from .args import add_rule_and_wordlist
+from .args import add_rule_and_wordlist, score
 from ..core.branch import ClassSolver
 from ..core.errors import BoardError
 from ..core.geometry import infer_size, parse_size
@@ -36,7 +36,7 @@ def add_parser(sub: Any) -> None:
     add_rule_and_wordlist(p)
     p.add_argument("--order", help="cell order, nearest the root first, e.g. 4,5,1,3,7,0,2,6,8")
     p.add_argument(
-        "--min-score", type=int, help="also explore the class: list its boards scoring at least this"
+        "--min-score", type=score, help="also explore the class: list its boards scoring at least this"
     )
     p.set_defaults(run=cmd_bound)
 

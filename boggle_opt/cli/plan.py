@@ -26,7 +26,7 @@ from .. import defaults
 from ..proofs.board_classes import ClassSpace, count_classes
 from ..boards import size_geometry
 from ..proofs.class_tasks import ClassContext, ClassResult, ClassTask
-from .args import add_option_pairs, deprecated_alias, add_rule_and_wordlist, option_pairs, positive_int
+from .args import add_option_pairs, deprecated_alias, add_rule_and_wordlist, option_pairs, positive_int, seed
 from ..core.errors import BoggleOptError
 from ..registry.dictionaries import load_dictionary
 from ..searching.options import make_options
@@ -53,7 +53,7 @@ def add_parser(sub: Any) -> None:
     deprecated_alias(p, jobs, "--workers")
     p.add_argument("--worker-memory", type=positive_int, default=2000, metavar="MB",
                    help="memory of one worker, for the split (default 2000 MB)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the sample (default 1)")
+    p.add_argument("--seed", type=seed, default=1, help="seed of the sample (default 1)")
     p.set_defaults(run=cmd_plan)
 
 

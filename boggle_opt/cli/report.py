@@ -59,15 +59,23 @@ class RunRecord:
     elapsed: float = 0.0
     evaluations: int = 0
     stats: Mapping[str, Any] = field(default_factory=dict)
+    #: (line, board, score) of every board recorded, to re-score before reporting
+    recorded: list[tuple[int, str, int]] = field(default_factory=list)
     #: each segment's budget, use and stop reason, oldest first
     history: list[runrecords.Segment] = field(default_factory=list)
 
 
 def read_records(path: str) -> RunRecord:
     """Parse a run file (``runrecords.read_records`` checks every line)."""
-    records = runrecords.read_records(path)
+    numbered = runrecords.read_numbered(path)
+    records = [r for _, r in numbered]
     starts = [r for r in records if r.get("type") == "start"]
     run = RunRecord(path, dict(starts[0]["settings"]), started=str(starts[0].get("time", "")))
+    improved = [(line, r) for line, r in numbered if r.get("type") == "improved"]
+    checkpoints = [(line, r["record"]) for line, r in numbered if r.get("type") == "checkpoint"]
+    run.recorded = runrecords.recorded_boards(
+        [(r["board"], r["score"]) for _, r in improved], [line for line, _ in improved],
+        [c for _, c in checkpoints], [line for line, _ in checkpoints], path)
     offset_s, offset_e = 0.0, 0
     seg_s, seg_e = 0.0, 0
     try:
@@ -164,10 +172,11 @@ def class_time_svg(seconds: Sequence[float]) -> str:
 
 
 def board_words(
-    settings: Mapping[str, Any], registries: Registries | None
+    settings: Mapping[str, Any], registries: Registries | None, run: RunRecord | None = None,
 ) -> tuple[Callable[[str], list[FoundWord]] | None, str]:
     """A function board -> its words (longest first), from the run's word list and rule;
-    else None and why not (the list may be absent where the report is made)."""
+    else None and why not (the list may be absent where the report is made). With
+    ``run``, its recorded boards are re-scored first: a wrong score is refused."""
     from ..registry.dictionaries import load_dictionary
 
     try:
@@ -179,6 +188,9 @@ def board_words(
         scorer = dictionary.scorer(size_geometry(str(settings.get("size", "4x4"))))
     except BoggleOptError as exc:
         return None, str(exc)
+    if run is not None:
+        runrecords.check_scores(run.recorded, scorer.score, size_geometry(str(settings.get("size", "4x4"))),
+                                run.path)
 
     def words(board: str) -> list[FoundWord]:
         return sorted(scorer.words(board), key=lambda w: (-len(w.word), -w.points, w.word))
@@ -345,7 +357,7 @@ def render(run: RunRecord, registries: Registries | None = None) -> str:
         ("improvements recorded", f"{len(run.improved):,}"),
     ]
     boards = ranked_boards(run, geometry)
-    find_words, why = board_words(s, registries) if boards else (None, "")
+    find_words, why = board_words(s, registries, run) if boards or run.recorded else (None, "")
     cards = [
         board_card(geometry, rank, board, score, words,
                    find_words(board) if find_words is not None else None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,18 +24,31 @@ class WordListSource:
     status: Callable[[], str] | None = None
 
 
+#: the largest word list read (the research lists are 2-3 MB): a bound on
+#: memory, whatever the path names
+MAX_BYTES = 256 * 1024 * 1024
+
+
 def read_word_file(path: str | Path) -> list[str]:
-    """The lines of a word-list file; a clear WordListError if it can't be read."""
+    """The lines of a word-list file (or a pipe); a clear WordListError if it
+    can't be read, is a device (``/dev/zero`` never ends) or passes ``MAX_BYTES``."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        with open(p, "rb") as f:
+            mode = os.fstat(f.fileno()).st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+                raise WordListError(f"word list {str(p)!r} is not a file (a device or a socket)")
+            data = f.read(MAX_BYTES + 1)
     except IsADirectoryError:
         raise WordListError(f"word list {str(p)!r} is a directory, not a file") from None
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise WordListError(f"cannot read word list {str(p)!r}: {reason}") from None
+    if len(data) > MAX_BYTES:
+        raise WordListError(f"word list {str(p)!r} is larger than {MAX_BYTES // 2**20} MB; not a word list")
     # Word lists are ASCII; anything else on a line makes that line unusable.
-    return data.decode("utf-8", errors="replace").splitlines()
+    # utf-8-sig: a byte-order mark (Windows editors) is not part of the first word
+    return data.decode("utf-8-sig", errors="replace").splitlines()
 
 
 def playable(word: str) -> bool:

@@ -19,11 +19,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .board_classes import class_letters, class_name, letter_mask
+from .board_classes import BucketError, cell_buckets, class_letters, class_name, letter_mask, parse_buckets
 from ..core.branch import ClassSolver
 from ..core.geometry import Geometry
 from ..core.scorer import Scorer
 from ..core.trie import PackedTrie
+from ..runs.records import RunFileError
 
 Part = tuple[tuple[int, int], ...]  # (cell, letter 0-25) pairs, in the order they were fixed
 
@@ -163,6 +164,72 @@ class ClassContext:
 
 def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+_LABELS: dict[tuple[str, str], list[list[str]]] = {}
+
+
+def label_buckets(label: str, geometry: Geometry) -> list[list[str]]:
+    """Each cell's buckets from their label in a run file (``"aeijou ... / corners ..."``)."""
+    key = (label, geometry.size)
+    if key not in _LABELS:  # a 4x4 proof's file holds a million records of one label
+        main, _, corners = label.partition(" / corners ")
+        _LABELS[key] = cell_buckets(geometry, parse_buckets(main), parse_buckets(corners) if corners else None)
+    return _LABELS[key]
+
+
+def check_task_record(rec: Mapping[str, Any], geometry: Geometry, where: str) -> None:
+    """A finished or split task as a run file records it, checked so that a
+    ``Ledger`` can trust it (a hand-edited or damaged record is a one-line
+    ``RunFileError``, not a hang or a wrong proof): a class of the record's
+    buckets, a part fixing distinct cells to letters of the class, and a
+    split's pieces its part with one more cell fixed, the same for all, to
+    each letter of that cell once."""
+    name = rec.get("class", rec.get("split"))
+    if name is None:
+        return
+    where = f"{where}: bnb class {str(name)[:40]}"
+
+    def need(ok: bool, what: str) -> None:
+        if not ok:
+            raise RunFileError(f"{where}: {what}")
+
+    label = rec.get("buckets")
+    need(isinstance(label, str), "its buckets are not a string")
+    try:
+        buckets = label_buckets(str(label), geometry)
+    except BucketError as exc:
+        raise RunFileError(f"{where}: {exc}") from None
+    need(isinstance(name, str) and len(name) == geometry.n
+         and all(ch in "0123456789abcdefghijklmnopqrstuvwxyz" for ch in str(name)),
+         f"the class name is not {geometry.n} bucket numbers")
+    cls = parse_class_name(str(name))
+    need(all(b < len(buckets[c]) for c, b in enumerate(cls)), "a bucket number is past the cell's buckets")
+    sets = class_letters(cls, buckets)
+
+    def checked_part(key: Any, what: str) -> Part:
+        need(isinstance(key, str), f"{what} is not a string")
+        part: list[tuple[int, int]] = []
+        for piece in str(key).split(".") if key else []:
+            ok = len(piece) >= 2 and piece[:-1].isascii() and piece[:-1].isdigit()
+            cell = int(piece[:-1]) if ok else -1
+            ok = ok and cell < geometry.n and piece[-1] in sets[cell] and cell not in dict(part)
+            need(ok, f"{what} {str(key)[:40]!r} does not fix distinct cells to letters of the class")
+            part.append((cell, ord(piece[-1]) - 97))
+        return tuple(part)
+
+    part = checked_part(rec.get("part", ""), "its part")
+    if "class" in rec:
+        return
+    into = rec.get("into")
+    need(isinstance(into, list) and len(into) > 0, "a split's pieces are not a non-empty list")
+    pieces = [checked_part(key, "piece") for key in into]  # type: ignore[union-attr]
+    need(all(len(p) == len(part) + 1 and p[:-1] == part for p in pieces),
+         "a split's piece is not its part with one more cell fixed")
+    cells = {p[-1][0] for p in pieces}
+    letters = sorted(chr(97 + p[-1][1]) for p in pieces)
+    need(len(cells) == 1 and "".join(letters) == sets[cells.pop()],
+         "a split's pieces do not fix one cell to each of its letters once")
 
 
 class Ledger:

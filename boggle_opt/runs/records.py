@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,31 +24,60 @@ class RunFileError(BoggleOptError):
     """A run file that cannot be written or read back."""
 
 
-def read_records(path: str) -> list[dict[str, Any]]:
-    """Every record of a run file, checked, the first a start record; a torn
-    last line (written half-way when the run was killed) is skipped."""
+def is_record_line(line: bytes) -> bool:
+    """Whether ``line`` (without its line break) is a whole record, a JSON
+    object; a torn write or the junk a crash leaves (NUL bytes) is not."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return isinstance(json.loads(line.decode("utf-8")), dict)
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        return False
+
+
+def read_numbered(path: str) -> list[tuple[int, dict[str, Any]]]:
+    """Every record of a run file with its line number, checked, the first a
+    start record. The file's tail, whatever follows its last whole record (a
+    torn last line, NUL bytes or junk left by a crash), is skipped: a resumed
+    run cuts it off before appending (``runfile.drop_torn_tail``). A line
+    before that record that is not one is an error naming the line."""
+    try:
+        data = Path(path).read_bytes()
     except OSError as exc:
         raise RunFileError(f"cannot read run file {path!r}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise RunFileError(f"run file {path!r} is not text (byte {exc.start})") from None
-    lines = text.splitlines()
-    records: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
+    lines = data.split(b"\n")
+    last = len(lines)
+    while last and not is_record_line(lines[last - 1]):
+        last -= 1
+    records: list[tuple[int, dict[str, Any]]] = []
+    for number, raw in enumerate(lines[:last], 1):
+        if not raw.strip():
             continue
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RunFileError(f"run file {path!r} line {number} is not text (byte {exc.start})") from None
         try:
             record = json.loads(line)
         except (json.JSONDecodeError, RecursionError):
-            if number == len(lines):
-                break
             raise RunFileError(f"run file {path!r} line {number} is not JSON") from None
-        records.append(check_record(record, f"run file {path!r} line {number}"))
-    starts = [r for r in records if r.get("type") == "start"]
+        records.append((number, check_record(record, f"run file {path!r} line {number}")))
+    starts = [(number, r["settings"]) for number, r in records if r.get("type") == "start"]
     if not starts:
         raise RunFileError(f"{path!r} is not a boggle-opt run file (no start record)")
+    first, settings = starts[0]
+    for number, later in starts[1:]:
+        for name in ("searcher", "size"):
+            if name in settings and name in later and later[name] != settings[name]:
+                # two runs in one file (appended by an older boggle-opt, or by hand)
+                raise RunFileError(
+                    f"run file {path!r} line {number} starts another run ({name} {str(later[name])[:40]!r}, "
+                    f"not line {first}'s {str(settings[name])[:40]!r}); a run file holds one run"
+                )
     return records
+
+
+def read_records(path: str) -> list[dict[str, Any]]:
+    """The records of ``read_numbered``, without their line numbers."""
+    return [record for _, record in read_numbered(path)]
 
 
 def _is_int(value: Any) -> bool:
@@ -78,12 +107,31 @@ def check_record(record: Any, where: str) -> dict[str, Any]:
         _need(_is_int(record.get("score")), where, "\"score\" is not a whole number")
     elif kind == "checkpoint":
         _need(isinstance(record.get("record"), dict), where, "\"record\" is not an object")
+        _check_task(record["record"], where)
     if kind in ("improved", "progress", "finish"):
         for name in ("elapsed", "evaluations"):
             value = record.get(name, 0)
             _need(_is_number(value) and value >= 0, where, f"{name!r} is not a number >= 0")
     checked: dict[str, Any] = record
     return checked
+
+
+def _check_task(inner: Mapping[str, Any], where: str) -> None:
+    """A proof's finished or split class (bnb's ``Ledger`` records), which
+    ``--resume`` and ``report`` must be able to trust: checked against the
+    size and buckets it names."""
+    if inner.get("kind") != "bnb" or ("class" not in inner and "split" not in inner):
+        return
+    from ..boards import size_geometry
+    from ..proofs.class_tasks import check_task_record
+
+    size = inner.get("size")
+    _need(isinstance(size, str), where, "the class's size is not a string")
+    try:
+        geometry = size_geometry(str(size))
+    except BoggleOptError as exc:
+        raise RunFileError(f"{where}: {exc}") from None
+    check_task_record(inner, geometry, where)
 
 
 _SETTINGS_TEXT = ("searcher", "size", "rule", "wordlist")
@@ -125,6 +173,35 @@ def checked_pairs(value: Any, where: str) -> list[tuple[str, int]]:
               and _is_int(item[1]), where, f"{str(item)[:40]} is not a [board, score] pair")
         pairs.append((item[0], item[1]))
     return pairs
+
+
+def check_scores(
+    boards: Iterable[tuple[int, str, int]], score: Callable[[str], int], geometry: Geometry, path: str,
+) -> None:
+    """Boards an earlier segment recorded, as ``(line, board, score)``: each
+    re-scored before a resumed run reports it, so an edited or damaged score
+    (or a board added by hand) is refused in one line naming its line."""
+    for line, board, recorded in boards:
+        where = f"run file {path!r} line {line}"
+        check_boards([(board, recorded)], geometry, where)
+        actual = score(board)
+        _need(actual == recorded, where, f"board {board!r} scores {actual}, not the {recorded} recorded "
+              "(the file was edited or damaged)")
+
+
+def recorded_boards(
+    boards: Iterable[tuple[str, int]], board_lines: Iterable[int],
+    checkpoints: Iterable[Mapping[str, Any]], checkpoint_lines: Iterable[int], path: str,
+) -> list[tuple[int, str, int]]:
+    """Every board a run file records, with its line: improvements, and the
+    ``[[board, score], ...]`` of checkpoints that list boards (bnb's classes,
+    longword's tasks)."""
+    found = [(line, board, score) for (board, score), line in zip(boards, board_lines)]
+    for record, line in zip(checkpoints, checkpoint_lines):
+        if "boards" in record:
+            where = f"run file {path!r} line {line}"
+            found.extend((line, board, score) for board, score in checked_pairs(record["boards"], where))
+    return found
 
 
 @dataclass

@@ -32,7 +32,7 @@ from ..registry.loader import load_plugins
 from ..registry.registries import Registries
 from .runfile import PastRun, RunFileWriter, read_run_file
 from .lock import run_lock
-from .records import check_boards, check_settings, describe_budget
+from .records import check_boards, check_scores, check_settings, describe_budget
 from ..searching.interface import Event, Problem, Searcher
 
 __all__ = ["PreparedRun", "RunSpec", "SearchResult", "default_budget", "search"]
@@ -125,6 +125,8 @@ class RunSpec:
             budget = remaining_budget(resume) if resume is not None else default_budget(found)
         if jobs < 1:
             raise BoggleOptError(f"jobs must be >= 1, got {jobs}")
+        if seed is not None and not 0 <= seed < 2**64:  # numpy's seeds
+            raise BoggleOptError(f"seed must be a whole number from 0 to 2**64 - 1, got {seed}")
         geometry = size_geometry(size)
         dice_set = registries.dice.get(dice) if dice else None
         constraints = Constraints.build(geometry, fix, word, dice_set)
@@ -241,6 +243,7 @@ class RunSpec:
         record["fingerprint"] = fingerprint(problem, searcher)
         if self.resume is not None:
             check_resume(self.resume.settings.get("fingerprint"), record["fingerprint"])
+            check_scores(self.resume.recorded_boards(), scorer.score, problem.geometry, self.resume.path)
         return PreparedRun(
             spec=self,
             searcher=searcher,

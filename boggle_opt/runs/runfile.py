@@ -4,7 +4,8 @@ One ``start`` record per segment (a resumed run appends a new one), then
 ``improved``, ``checkpoint`` and ``progress`` records as they happen, and a
 ``finish`` record: the schema of ``events``, shared with ``--progress jsonl``.
 A killed run leaves every line written before the kill, so the file can be
-read back (a torn last line is ignored) and the run resumed.
+read back (a torn or junk tail is ignored) and the run resumed. A new run
+never appends to a file that holds something: that is ``--resume``'s job.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ from typing import Any
 
 from ..searching.driver import RunState, StopRun
 from .events import event_record, finish_record, progress_record, start_record
-from .records import RunFileError as RunFileError, Segment, read_records, segments_of
+from .lock import run_lock
+from .records import RunFileError as RunFileError, Segment, is_record_line, read_numbered, recorded_boards, segments_of
 from ..searching.interface import Event
 
 
 PROGRESS_EVERY = 5.0  # seconds between progress records
-#: how every record's line starts (``json.dumps`` of a dict whose first key is type)
-RECORD_START = b'{"type": '
+#: bytes read at a time looking back for the last whole record
+TAIL_CHUNK = 65536
 
 
 class RunFileWriteFailed(StopRun):
@@ -33,7 +35,9 @@ class RunFileWriteFailed(StopRun):
 
 
 class RunFileWriter:
-    """Consumer that appends records to a JSON-lines file.
+    """Consumer that appends records to a JSON-lines file: a new, empty one,
+    or (``resume``) the run file of the run it continues, whose tail after
+    its last whole record is cut off first.
 
     A write that fails ends the run (``RunFileWriteFailed``); ``error`` then
     says why, and nothing more is written, so the lines before it stay whole.
@@ -45,12 +49,20 @@ class RunFileWriter:
         settings: Mapping[str, Any],
         word_count: Callable[[str], int],
         top: int = 50,
+        *,
+        resume: bool = False,
     ) -> None:
         self.path = path
+        self._fd: int | None = None
         try:
-            self._fd: int | None = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
-            drop_torn_tail(self._fd)
+            self._fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+            if resume:
+                drop_torn_tail(self._fd)
+            elif os.fstat(self._fd).st_size > 0:
+                self._close()
+                raise not_empty(path)
         except OSError as exc:
+            self._close()
             raise RunFileError(f"cannot write run file {path!r}: {exc.strerror}") from None
         self.settings = dict(settings)
         self.word_count = word_count
@@ -109,26 +121,54 @@ class RunFileWriter:
         self._close()
 
 
-def drop_torn_tail(fd: int) -> None:
-    """Make the file end at a line break before appending: a torn last line
-    (a kill or a full disk mid-write) is cut off, a whole record that lost
-    only its line break gets one back."""
-    size = os.lseek(fd, 0, os.SEEK_END)
-    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
-        return
-    start = max(0, size - 65536)
-    tail = os.pread(fd, size - start, start)
-    cut = tail.rfind(b"\n")
-    if cut < 0 and start > 0:
-        return  # a single line longer than we look back: not a run file's, leave it
-    line = tail[cut + 1:]
+def not_empty(path: str) -> RunFileError:
+    # two runs in one file: a resume would mix their settings and their classes
+    return RunFileError(
+        f"run file {path!r} is not empty (it may hold a run): continue that run with "
+        f"--resume {path}, or remove the file or write to another"
+    )
+
+
+def refuse_not_empty(path: str) -> None:
+    """Refuse a new run's ``--out`` file that holds something, before the run is
+    built (the writer checks again once the file is locked); a run writing it
+    is named first (``RunFileLocked``)."""
     try:
-        json.loads(line)
-    except ValueError:
-        if line[:len(RECORD_START)] == RECORD_START[:len(line)]:  # one of ours, torn
-            os.ftruncate(fd, start + cut + 1)
+        size = os.stat(path).st_size
+    except OSError:
+        return  # missing (made by the run) or unreadable (the writer says why)
+    if size > 0 and os.path.isfile(path):
+        with run_lock(path, create=False):
+            pass
+        raise not_empty(path)
+
+
+def drop_torn_tail(fd: int) -> None:
+    """Make the file end with its last whole record and a line break before
+    appending: the tail after that record (a line torn by a kill or a full
+    disk, the NUL bytes a power loss leaves, any junk) is cut off, as the
+    reader skips it; a whole last record that lost only its line break gets
+    one back. A file with no whole record is left as it is."""
+    size = os.lseek(fd, 0, os.SEEK_END)
+    pos, buf = size, b""
+    while size:
+        body = buf[:-1] if buf.endswith(b"\n") else buf
+        nl = body.rfind(b"\n")
+        if nl < 0 and pos > 0:  # the line may begin further back
+            step = min(pos, TAIL_CHUNK)
+            pos -= step
+            buf = os.pread(fd, step, pos) + buf
+            continue
+        if is_record_line(body[nl + 1:]):
+            end = pos + len(buf)
+            if end < size:
+                os.ftruncate(fd, end)
+            if not buf.endswith(b"\n"):
+                os.write(fd, b"\n")
             return
-    os.write(fd, b"\n")
+        if nl < 0:
+            return
+        buf = body[:nl + 1]
 
 
 @dataclass
@@ -145,19 +185,28 @@ class PastRun:
     jobs: int = 1
     #: each segment's budget, use and stop reason, oldest first
     history: list[Segment] = field(default_factory=list)
+    #: the file, and the line of each of ``boards`` and of ``checkpoints``, for errors
     path: str = ""
+    board_lines: list[int] = field(default_factory=list)
+    checkpoint_lines: list[int] = field(default_factory=list)
+
+    def recorded_boards(self) -> list[tuple[int, str, int]]:
+        """Every board the file records, as ``(line, board, score)``."""
+        return recorded_boards(self.boards, self.board_lines, self.checkpoints,
+                               self.checkpoint_lines, self.path)
 
 
 def read_run_file(path: str) -> PastRun:
     """Parse a run file for ``--resume``."""
-    records = read_records(path)
+    numbered = read_numbered(path)
+    records = [r for _, r in numbered]
     starts = [r for r in records if r.get("type") == "start"]
     past = PastRun(settings=starts[0]["settings"], segments=len(starts),
                    history=segments_of(records), path=path)
     # time and evaluations add up over segments; a killed segment counts up
     # to its last record
     seg_elapsed, seg_evals = 0.0, 0
-    for r in records:
+    for line, r in numbered:
         kind = r.get("type")
         if kind == "start":
             past.elapsed += seg_elapsed
@@ -166,8 +215,10 @@ def read_run_file(path: str) -> PastRun:
             past.jobs = int(r["settings"].get("jobs") or 1)
         elif kind == "improved":
             past.boards.append((str(r["board"]), int(r["score"])))
+            past.board_lines.append(line)
         elif kind == "checkpoint":
             past.checkpoints.append(r["record"])
+            past.checkpoint_lines.append(line)
         if kind in ("improved", "progress", "finish"):
             seg_elapsed = max(seg_elapsed, float(r.get("elapsed", 0.0)))
             seg_evals = max(seg_evals, int(r.get("evaluations", 0)))

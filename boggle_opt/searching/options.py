@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import typing
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -78,6 +79,8 @@ def describe(options_cls: type) -> list[OptionInfo]:
     ]
 
 
+#: the largest whole number the compiled core takes (a signed 64-bit integer)
+INT_MAX = 2**63 - 1
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
@@ -99,14 +102,20 @@ def _convert(name: str, tp: Any, text: str) -> Any:
         raise OptionError(f"option {name!r}: expected true or false, got {text!r}")
     if tp is int:
         try:
-            return int(text.replace("_", ""))
+            value = int(text.replace("_", ""))
         except ValueError:
             raise OptionError(f"option {name!r}: expected a whole number, got {text!r}") from None
+        if abs(value) > INT_MAX:  # the compiled core takes signed 64-bit integers
+            raise OptionError(f"option {name!r}: {text[:40]} is out of range (at most {INT_MAX})")
+        return value
     if tp is float:
         try:
-            return float(text)
+            number = float(text)
         except ValueError:
             raise OptionError(f"option {name!r}: expected a number, got {text!r}") from None
+        if not math.isfinite(number):  # 1e400 parses as infinity
+            raise OptionError(f"option {name!r}: expected a finite number, got {text!r}")
+        return number
     if tp is str or tp is Any:
         return text
     raise OptionError(f"option {name!r} has a type ({_type_name(tp)}) that cannot be set")

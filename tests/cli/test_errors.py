@@ -6,29 +6,13 @@ Every case must end with a non-zero exit code and exactly one line on stderr,
 
 from __future__ import annotations
 
+import json
 import os
-import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-PREFIX = "boggle-opt: error: "
-
-
-def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) -> str:
-    out = result.stdout if isinstance(result.stdout, str) else result.stdout.decode(errors="replace")
-    err = result.stderr if isinstance(result.stderr, str) else result.stderr.decode(errors="replace")
-    assert "Traceback" not in out + err, err
-    assert result.returncode != 0, (out, err)
-    lines = err.splitlines()
-    assert len(lines) == 1, f"expected one line on stderr, got:\n{err}"
-    (line,) = lines
-    assert line.startswith(PREFIX), line
-    for needle in needles:
-        assert needle in line, f"{needle!r} not in {line!r}"
-    return line
+from helpers import assert_one_line_error, exe
 
 
 @pytest.fixture(scope="module")
@@ -115,18 +99,11 @@ def test_blank_stdin_is_no_boards_not_an_error(run_cli, tiny_list):
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
 
 
-def _exe() -> str:
-    script = Path(sys.executable).with_name("boggle-opt")
-    exe = str(script) if script.exists() else shutil.which("boggle-opt")
-    assert exe
-    return exe
-
-
 def test_stdin_not_utf8(cli_env, tiny_list):
     """Bytes that are not UTF-8, under a strict decoder (a usual desktop locale)."""
     env = dict(cli_env, PYTHONIOENCODING="utf-8:strict")
     result = subprocess.run(
-        [_exe(), "score", "-", "--wordlist", tiny_list],
+        [exe(), "score", "-", "--wordlist", tiny_list],
         input=b"ab\xffc\n", capture_output=True, env=env, timeout=60,
     )
     assert_one_line_error(result, "not a letter")
@@ -135,7 +112,7 @@ def test_stdin_not_utf8(cli_env, tiny_list):
 def test_stdin_closed(cli_env, tiny_list):
     """``boggle-opt score - <&-``: there is no standard input at all."""
     result = subprocess.run(
-        [_exe(), "score", "-", "--wordlist", tiny_list],
+        [exe(), "score", "-", "--wordlist", tiny_list],
         stdin=subprocess.DEVNULL, capture_output=True, text=True, env=cli_env, timeout=60,
         preexec_fn=lambda: os.close(0),
     )
@@ -242,3 +219,82 @@ def test_research_list_env_unset(run_cli, cli_env):
 )
 def test_bad_command_line(run_cli, args, needles):
     assert_one_line_error(run_cli(*args), *needles)
+
+
+# -- numbers, times and word lists at their limits ----------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, needles",
+    [
+        (["run", "--searcher", "bnb", "--size", "3x3", "-o", "min-score", "9" * 23],
+         ["'min-score'", "out of range"]),
+        (["plan", "--size", "3x3", "--min-score", "9" * 23], ["--min-score", "at most"]),
+        (["bound", "aeiou " * 3 + "lnrst " * 6, "--size", "3x3", "--min-score", "9" * 23],
+         ["--min-score", "at most"]),
+        (["run", "--searcher", "annealing", "--seed", "-1"], ["--seed", ">= 0"]),
+        (["run", "--searcher", "annealing", "--seed", "9" * 30], ["--seed", "at most"]),
+        (["run", "--searcher", "annealing", "--time", "1e400"], ["--time", "finite"]),
+        (["run", "--searcher", "annealing", "--evals", "9" * 23], ["--evals", "at most"]),
+        (["run", "--searcher", "annealing", "--target", "9" * 23], ["--target", "at most"]),
+        (["run", "--searcher", "bnb", "-o", "switch", "1e400"], ["'switch'", "finite"]),
+    ],
+    ids=["option-too-big", "plan-min-score-too-big", "bound-min-score-too-big", "negative-seed",
+         "seed-too-big", "infinite-time", "evals-too-big", "target-too-big", "infinite-option"],
+)
+def test_numbers_out_of_range(cli_env, args, needles):
+    # a timeout: an infinite budget must not start a run that never ends
+    result = subprocess.run([exe(), *args], capture_output=True, text=True, env=cli_env, timeout=60)
+    assert_one_line_error(result, *needles)
+
+
+def test_a_device_as_word_list_is_refused_at_once(cli_env):
+    """``/dev/zero`` never ends: it is refused, not read until memory runs out."""
+    result = subprocess.run([exe(), "score", "abcd", "--wordlist", "/dev/zero"],
+                            capture_output=True, text=True, env=cli_env, timeout=60)
+    assert_one_line_error(result, "/dev/zero", "not a file")
+
+
+def test_a_word_list_past_the_size_limit_is_refused(run_cli, tmp_path):
+    from boggle_opt.dictionary.wordlist import MAX_BYTES
+
+    path = tmp_path / "huge.txt"
+    with open(path, "wb") as f:
+        f.truncate(MAX_BYTES + 1)  # sparse: no disk used
+    assert_one_line_error(run_cli("score", "abcd", "--wordlist", str(path), "--no-cache"),
+                          str(path), "larger than")
+
+
+def test_a_word_list_from_a_pipe_is_read(run_cli, tmp_path):
+    fifo = tmp_path / "words"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"printf 'cat\\nact\\n' > '{fifo}'"])
+    try:
+        result = run_cli("score", "cat", "--size", "3x1", "--wordlist", str(fifo), "--no-cache")
+    finally:
+        writer.wait(timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "(2 words)" in result.stdout
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_word(run_cli, tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbfcat\r\nact\r\n")  # as a Windows editor saves it
+    result = run_cli("score", "cat", "--size", "3x1", "--wordlist", str(path), "--no-cache")
+    assert result.returncode == 0, result.stderr
+    assert "(2 words)" in result.stdout and "cat\t1\t1" in result.stdout
+
+
+@pytest.mark.parametrize("where", ["class-boards", "finish-best"])
+def test_report_on_boards_that_are_an_object(run_cli, tmp_path, where):
+    start = {"type": "start", "settings": {"searcher": "bnb", "size": "2x2"}}
+    if where == "class-boards":
+        record = {"type": "checkpoint", "record": {"kind": "bnb", "size": "2x2", "buckets": "a-z",
+                                                   "min_score": 1, "class": "0000", "boards": {"a": 1}}}
+        record["record"]["buckets"] = "abcdefghijklmnopqrstuvwxyz"
+    else:
+        record = {"type": "finish", "stop_reason": "x", "best": {"board": "abcd"}}
+    path = tmp_path / "run.jsonl"
+    path.write_text(json.dumps(start) + "\n" + json.dumps(record) + "\n")
+    assert_one_line_error(run_cli("report", str(path), "--out", str(tmp_path / "r.html")), "line 2"
+                          if where == "class-boards" else "malformed")

@@ -16,7 +16,7 @@ import pytest
 from boggle_opt.cli import report
 from boggle_opt.boards import size_geometry
 from boggle_opt.core.errors import BoggleOptError
-from boggle_opt.dictionary.dictionary import load_dictionary
+from boggle_opt.registry.dictionaries import load_dictionary
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 PROOF = ["--searcher", "bnb", "--size", "2x3", "--wordlist", "enable2k", "-o", "min-score", "100",
@@ -111,11 +111,11 @@ def test_other_searchers_checkpoints_are_not_a_proof(tmp_path):
         {"type": "start", "settings": {"searcher": "longword", "size": "3x3"}},
         {"type": "checkpoint", "record": {"kind": "longword", "setup": True, "label": "x"}},
         {"type": "checkpoint", "record": {"kind": "longword", "label": "x", "chunk": 1,
-                                          "boards": [["streaedlp", 545]]}},
-        {"type": "improved", "board": "streaedlp", "score": 545, "elapsed": 1.0, "evaluations": 9},
+                                          "boards": [["streaedlp", 556]]}},
+        {"type": "improved", "board": "streaedlp", "score": 556, "elapsed": 1.0, "evaluations": 9},
     ]) + "\n")
     text = report.render(report.read_records(str(path)))
-    assert "<h2>Proof</h2>" not in text and "545 points" in text
+    assert "<h2>Proof</h2>" not in text and "556 points" in text
 
 
 def test_report_when_the_word_list_is_gone(tmp_path):

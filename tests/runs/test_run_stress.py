@@ -235,7 +235,7 @@ def test_a_torn_last_line_is_cut_before_appending(tmp_path: Path) -> None:
     for cut in range(len(second) + 1):
         path = tmp_path / f"run{cut}.jsonl"
         path.write_text(first + second[:cut])
-        writer = RunFileWriter(str(path), {"searcher": "hillclimb"}, len)
+        writer = RunFileWriter(str(path), {"searcher": "hillclimb"}, len, resume=True)
         writer.start(state)
         writer.finish(state)
         recs = records(path)

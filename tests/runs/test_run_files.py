@@ -1,0 +1,168 @@
+"""Run files that a crash, a hand edit or a second run left wrong: a junk
+tail is cut before a resume appends, so the file stays readable; a file
+that already holds a run is not appended to by ``--out``; records that
+cannot be trusted (malformed splits, boards with a wrong score, another
+run's records) are refused in one line, never a hang or a wrong proof.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boggle_opt.runs.runfile import read_run_file
+from boggle_opt.dictionary.wordlist import clean_words
+from helpers import assert_one_line_error, exe
+
+BUCKETS = "aeiou lnrst bcdfghjkmpqvwxyz"
+PROOF = ["--searcher", "bnb", "--size", "2x3", "-o", "min-score", "60", "-o", "buckets", BUCKETS,
+         "--progress", "none", "--top", "10000"]
+
+
+def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    # a short timeout: a record that makes the reader spin fails the test, not the suite
+    return subprocess.run([exe(), *args], capture_output=True, text=True, env=env, timeout=60)
+
+
+def ranked(stdout: str) -> list[str]:
+    return [line for line in stdout.splitlines() if line[:1].isdigit()]
+
+
+@pytest.fixture(scope="module")
+def proof(registries: Any, cli_env: dict[str, str],
+          tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict[str, Any]], list[str], str]:
+    """A whole 2x3 proof over a small list: its records, printed boards and the list."""
+    folder = tmp_path_factory.mktemp("proof")
+    words = [w for w in clean_words(registries.wordlists.get("default").load())
+             if len(w) <= 6 and set(w) <= set("aelnrst")]
+    wordlist = folder / "small.txt"
+    wordlist.write_text("\n".join(words) + "\n")
+    path = folder / "run.jsonl"
+    result = cli(cli_env, "run", *PROOF, "--wordlist", str(wordlist), "--out", str(path))
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert sum(1 for r in records if r["type"] == "checkpoint" and "class" in r["record"]) > 100
+    return records, ranked(result.stdout), str(wordlist)
+
+
+def write(path: Path, records: list[dict[str, Any]], tail: bytes = b"") -> str:
+    path.write_bytes("".join(json.dumps(r) + "\n" for r in records).encode() + tail)
+    return str(path)
+
+
+def half(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The proof as a kill half-way leaves it: no finish record."""
+    return records[: len(records) // 2]
+
+
+@pytest.mark.parametrize("tail", [b"\0" * 100, b"garbage", b"[[[", b"garbage\n\0\0\n[[[\n"],
+                         ids=["nul", "garbage", "brackets", "several-lines"])
+def test_a_junk_tailed_run_file_survives_two_resumes_and_report(proof, cli_env, tmp_path, tail):
+    records, boards, _ = proof
+    path = write(tmp_path / "run.jsonl", half(records), tail)
+    for _ in range(2):
+        result = cli(cli_env, "run", "--resume", path, "--progress", "none", "--top", "10000")
+        assert result.returncode == 0, result.stderr
+        assert ranked(result.stdout) == boards
+    assert tail not in Path(path).read_bytes()
+    assert read_run_file(path).segments == 3
+    result = cli(cli_env, "report", path, "--out", str(tmp_path / "report.html"))
+    assert result.returncode == 0, result.stderr
+
+
+def test_junk_before_the_last_record_is_an_error_naming_its_line(proof, cli_env, tmp_path):
+    records, _, _ = proof
+    lines = [json.dumps(r) for r in half(records)]
+    lines.insert(5, "garbage")
+    path = tmp_path / "run.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    for args in (["run", "--resume", str(path)], ["report", str(path), "--out", str(tmp_path / "r.html")]):
+        assert_one_line_error(cli(cli_env, *args), "line 6 is not JSON")
+
+
+def test_out_on_a_file_holding_a_run_is_refused(proof, cli_env, tmp_path):
+    records, _, wordlist = proof
+    path = write(tmp_path / "run.jsonl", half(records))
+    before = Path(path).read_bytes()
+    result = cli(cli_env, "run", *PROOF, "--wordlist", wordlist, "--out", path)
+    assert_one_line_error(result, repr(path), "not empty", f"--resume {path}")
+    assert Path(path).read_bytes() == before
+    empty = tmp_path / "empty.jsonl"
+    empty.touch()  # an empty file (mktemp's) is a new run's
+    result = cli(cli_env, "run", *PROOF, "--wordlist", wordlist, "--out", str(empty))
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_file_holding_two_runs_is_refused(proof, cli_env, tmp_path):
+    records, _, _ = proof
+    other = [{**records[0], "settings": {**records[0]["settings"], "searcher": "annealing", "size": "3x3"}},
+             {"type": "improved", "board": "streaedlp", "score": 556, "elapsed": 1.0, "evaluations": 9}]
+    path = write(tmp_path / "run.jsonl", other + half(records))
+    for args in (["run", "--resume", path], ["report", path, "--out", str(tmp_path / "r.html")]):
+        assert_one_line_error(cli(cli_env, *args), "line 3 starts another run", "one run")
+
+
+def _split(records: list[dict[str, Any]], into: list[str]) -> tuple[list[dict[str, Any]], int]:
+    """The proof's first class with an l-n-r-s-t first cell recorded as split instead of solved."""
+    records = [json.loads(json.dumps(r)) for r in half(records)]
+    for i, r in enumerate(records):
+        rec = r.get("record", {})
+        if "class" in rec and rec["class"][0] == "1":
+            keep = {k: rec[k] for k in ("kind", "size", "buckets", "min_score")}
+            r["record"] = {**keep, "split": rec["class"], "part": "", "into": into}
+            return records, i + 1
+    raise AssertionError("no class to split")
+
+
+def test_a_well_formed_split_resumes_to_the_whole_proof(proof, cli_env, tmp_path):
+    records, boards, _ = proof
+    edited, _ = _split(records, ["0l", "0n", "0r", "0s", "0t"])
+    path = write(tmp_path / "run.jsonl", edited)
+    result = cli(cli_env, "run", "--resume", path, "--progress", "none", "--top", "10000")
+    assert result.returncode == 0, result.stderr
+    assert ranked(result.stdout) == boards
+
+
+def _add_board(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    records = [json.loads(json.dumps(r)) for r in half(records)]
+    for i, r in enumerate(records):
+        if "class" in r.get("record", {}):
+            r["record"]["boards"].append(["zzzzzz", 999])
+            return records, i + 1
+    raise AssertionError("no class")
+
+
+def _improved(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    records = [json.loads(json.dumps(r)) for r in half(records)]
+    records.append({"type": "improved", "board": "lasret", "score": 120, "elapsed": 1.0, "evaluations": 1})
+    return records, len(records)
+
+
+EDITS: dict[str, tuple[Callable[[list[dict[str, Any]]], tuple[list[dict[str, Any]], int]], str]] = {
+    "split-into-whole-class": (lambda r: _split(r, [""]), "one more cell fixed"),
+    "split-into-nonsense": (lambda r: _split(r, ["abc"]), "'abc'"),
+    "split-into-nothing": (lambda r: _split(r, []), "not a non-empty list"),
+    "split-missing-a-letter": (lambda r: _split(r, ["0l", "0n"]), "each of its letters once"),
+    "split-letter-not-in-class": (lambda r: _split(r, ["0a", "0l", "0n", "0r", "0s", "0t"]), "'0a'"),
+    "split-cell-past-the-board": (lambda r: _split(r, ["9l"]), "'9l'"),
+    "board-added-to-a-class": (_add_board, "'zzzzzz' scores 0, not the 999 recorded"),
+    "improved-score-edited": (_improved, "'lasret' scores 119, not the 120 recorded"),
+}
+
+
+@pytest.mark.parametrize("edit", list(EDITS))
+def test_a_record_that_cannot_be_trusted_is_refused_in_one_line(proof, cli_env, tmp_path, edit):
+    """By --resume before the run starts (the file is left as it was) and by report."""
+    records, _, _ = proof
+    make, needle = EDITS[edit]
+    edited, line = make(records)
+    path = write(tmp_path / "run.jsonl", edited)
+    before = Path(path).read_bytes()
+    assert_one_line_error(cli(cli_env, "run", "--resume", path), f"line {line}", needle)
+    assert Path(path).read_bytes() == before
+    assert_one_line_error(cli(cli_env, "report", path, "--out", str(tmp_path / "r.html")), f"line {line}", needle)
