@@ -33,6 +33,7 @@ from .score import add_parser as add_score_parser
 from .show import add_parser as add_show_parser
 from .report import add_parser as add_report_parser
 from ..signals import exit_status, on_termination, status_for
+from .verify import add_parser as add_verify_parser
 
 if TYPE_CHECKING:
     from ..searching.driver import Consumer, RunState
@@ -328,6 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_bound_parser(sub)
     add_dice_parser(sub)
     add_plan_parser(sub)
+    add_verify_parser(sub)
     _add_plugin_options(parser, [])
     for name, subparser in sub.choices.items():
         # SUPPRESS: given before the subcommand, the value is not reset after it

@@ -21,10 +21,10 @@ from typing import Any
 
 from .board_classes import BucketError, cell_buckets, class_letters, class_name, letter_mask, parse_buckets
 from ..core.branch import ClassSolver
+from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..core.scorer import Scorer
 from ..core.trie import PackedTrie
-from ..runs.records import RunFileError
 
 Part = tuple[tuple[int, int], ...]  # (cell, letter 0-25) pairs, in the order they were fixed
 
@@ -178,10 +178,15 @@ def label_buckets(label: str, geometry: Geometry) -> list[list[str]]:
     return _LABELS[key]
 
 
+class TaskRecordError(BoggleOptError):
+    """A finished or split task's record that a ``Ledger`` cannot trust (the run
+    file's reader reports it as a run-file error)."""
+
+
 def check_task_record(rec: Mapping[str, Any], geometry: Geometry, where: str) -> None:
     """A finished or split task as a run file records it, checked so that a
     ``Ledger`` can trust it (a hand-edited or damaged record is a one-line
-    ``RunFileError``, not a hang or a wrong proof): a class of the record's
+    ``TaskRecordError``, not a hang or a wrong proof): a class of the record's
     buckets, a part fixing distinct cells to letters of the class, and a
     split's pieces its part with one more cell fixed, the same for all, to
     each letter of that cell once."""
@@ -192,14 +197,14 @@ def check_task_record(rec: Mapping[str, Any], geometry: Geometry, where: str) ->
 
     def need(ok: bool, what: str) -> None:
         if not ok:
-            raise RunFileError(f"{where}: {what}")
+            raise TaskRecordError(f"{where}: {what}")
 
     label = rec.get("buckets")
     need(isinstance(label, str), "its buckets are not a string")
     try:
         buckets = label_buckets(str(label), geometry)
     except BucketError as exc:
-        raise RunFileError(f"{where}: {exc}") from None
+        raise TaskRecordError(f"{where}: {exc}") from None
     need(isinstance(name, str) and len(name) == geometry.n
          and all(ch in "0123456789abcdefghijklmnopqrstuvwxyz" for ch in str(name)),
          f"the class name is not {geometry.n} bucket numbers")

@@ -123,7 +123,7 @@ def _check_task(inner: Mapping[str, Any], where: str) -> None:
     if inner.get("kind") != "bnb" or ("class" not in inner and "split" not in inner):
         return
     from ..boards import size_geometry
-    from ..proofs.class_tasks import check_task_record
+    from ..proofs.class_tasks import TaskRecordError, check_task_record
 
     size = inner.get("size")
     _need(isinstance(size, str), where, "the class's size is not a string")
@@ -131,7 +131,10 @@ def _check_task(inner: Mapping[str, Any], where: str) -> None:
         geometry = size_geometry(str(size))
     except BoggleOptError as exc:
         raise RunFileError(f"{where}: {exc}") from None
-    check_task_record(inner, geometry, where)
+    try:
+        check_task_record(inner, geometry, where)
+    except TaskRecordError as exc:
+        raise RunFileError(str(exc)) from None
 
 
 _SETTINGS_TEXT = ("searcher", "size", "rule", "wordlist")

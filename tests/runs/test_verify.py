@@ -1,0 +1,171 @@
+"""``boggle-opt verify``: a complete proof passes; each kind of hole is named.
+
+One small proof (2x3, the embedded word list written to a file, a min score
+a few boards reach, a node budget that splits some classes) is made once;
+each test edits a copy of its run file.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boggle_opt.proofs.board_classes import enumerate_classes
+from boggle_opt.core.geometry import Geometry
+from boggle_opt.registry.registries import Registries
+from boggle_opt.runs.verify import Reservoir
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+MIN_SCORE = "110"
+
+
+@pytest.fixture(scope="session")
+def proof(tmp_path_factory: pytest.TempPathFactory, registries: Registries, run_cli: Run) -> Path:
+    folder = tmp_path_factory.mktemp("proof")
+    words = folder / "words.txt"
+    words.write_text("\n".join(registries.wordlists.get("embedded").load()) + "\n", encoding="utf-8")
+    out = folder / "proof.jsonl"
+    done = run_cli("run", "--searcher", "bnb", "--size", "2x3", "--wordlist", str(words),
+                   "-o", "min-score", MIN_SCORE, "-o", "node-budget", "20000",
+                   "--progress", "none", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _write(path: Path, records: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def _bnb(rec: dict[str, Any]) -> dict[str, Any]:
+    return rec["record"] if rec.get("type") == "checkpoint" else {}
+
+
+def _verify(run_cli: Run, path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run_cli("verify", str(path), *args)
+
+
+def test_a_complete_proof_verifies(proof: Path, run_cli: Run) -> None:
+    records = _lines(proof)
+    assert any("split" in _bnb(r) for r in records), "the fixture should split some classes"
+    assert any(_bnb(r).get("boards") for r in records), "the fixture should find some boards"
+    done = _verify(run_cli, proof)
+    assert done.returncode == 0, done.stdout + done.stderr
+    total = len(enumerate_classes(Geometry(2, 3), 3))
+    assert done.stdout.startswith(f"verified: {total:,} of {total:,} classes of 2x3"), done.stdout
+    assert "3 class records re-solved" in done.stdout
+
+
+def _first(records: list[dict[str, Any]], test: Callable[[dict[str, Any]], bool]) -> int:
+    return next(i for i, r in enumerate(records) if test(_bnb(r)))
+
+
+def _hole(run_cli: Run, path: Path, *args: str) -> str:
+    done = _verify(run_cli, path, *args)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert done.stdout.startswith("NOT verified: ") and done.stdout.count("\n") == 1, done.stdout
+    return done.stdout
+
+
+def test_a_removed_class_is_named(proof: Path, tmp_path: Path, run_cli: Run) -> None:
+    records = _lines(proof)
+    i = _first(records, lambda r: "class" in r and "part" not in r)
+    name = records.pop(i)["record"]["class"]
+    out = _hole(run_cli, _write(tmp_path / "f.jsonl", records))
+    assert f"class {name} " in out and "is missing: no record of it" in out
+
+
+def test_a_duplicated_class_is_named(proof: Path, tmp_path: Path, run_cli: Run) -> None:
+    records = _lines(proof)
+    i = _first(records, lambda r: "class" in r and "part" not in r)
+    records.append(records[i])
+    out = _hole(run_cli, _write(tmp_path / "f.jsonl", records))
+    assert f"class {records[i]['record']['class']} recorded twice" in out
+
+
+def test_a_missing_split_piece_is_named(proof: Path, tmp_path: Path, run_cli: Run) -> None:
+    records = _lines(proof)
+    i = _first(records, lambda r: "class" in r and "part" in r)
+    piece = records.pop(i)["record"]
+    out = _hole(run_cli, _write(tmp_path / "f.jsonl", records))
+    assert f"class {piece['class']} piece {piece['part']} is missing" in out
+
+
+def test_a_changed_score_is_named(proof: Path, tmp_path: Path, run_cli: Run) -> None:
+    records = _lines(proof)
+    i = _first(records, lambda r: bool(r.get("boards")))
+    board, score = records[i]["record"]["boards"][0]
+    records[i]["record"]["boards"][0][1] = score + 1
+    out = _hole(run_cli, _write(tmp_path / "f.jsonl", records))
+    assert f"board {board} is recorded as {score + 1} points but scores {score}" in out
+
+
+def test_an_edited_word_list_is_named(proof: Path, run_cli: Run) -> None:
+    """The run's word list, read from the path it recorded, lost a word since."""
+    words = proof.parent / "words.txt"
+    original = words.read_text(encoding="utf-8")
+    lines = original.splitlines()
+    gone = next(w for w in lines if len(w) >= 4 and w.isalpha())
+    try:
+        words.write_text("\n".join(w for w in lines if w != gone) + "\n", encoding="utf-8")
+        out = _hole(run_cli, proof)
+    finally:
+        words.write_text(original, encoding="utf-8")
+    assert "fingerprint: the word list's content does not match" in out
+
+
+def test_an_edited_fingerprint_is_named(proof: Path, tmp_path: Path, run_cli: Run) -> None:
+    records = _lines(proof)
+    records[0]["settings"]["fingerprint"]["rule"] = "standard:0000000000000000"
+    out = _hole(run_cli, _write(tmp_path / "f.jsonl", records))
+    assert "fingerprint: the scoring rule's points does not match" in out
+
+
+def test_recheck_catches_boards_removed_from_a_record(proof: Path, tmp_path: Path, run_cli: Run) -> None:
+    """A record whose boards were dropped, with every other mention of them
+    gone too, is consistent on its face: only re-solving the class shows it."""
+    records = _lines(proof)
+    i = _first(records, lambda r: bool(r.get("boards")))
+    dropped = {b for b, _ in records[i]["record"]["boards"]}
+    records[i]["record"]["boards"] = []
+    geometry = Geometry(2, 3)
+    kept = [r for r in records
+            if not (r["type"] == "improved" and geometry.canonical(r["board"]) in dropped)]
+    for r in kept:
+        if r["type"] == "finish":
+            r["best"] = [b for b in r["best"] if geometry.canonical(b["board"]) not in dropped]
+    path = _write(tmp_path / "f.jsonl", kept)
+    assert _verify(run_cli, path, "--recheck", "0").returncode == 0
+    # a seed whose draw of 3 includes the record (verify draws with the same sampler)
+    tasks = [n for n, r in enumerate(kept) if "class" in _bnb(r)]
+    target = tasks.index(i)
+    seed = next(s for s in range(1000) if target in _drawn(len(tasks), 3, s))
+    name = records[i]["record"]["class"]
+    out = _hole(run_cli, path, "--recheck", "3", "--seed", str(seed))
+    assert out.startswith(f"NOT verified: recheck: class {name}") and "is not in the record" in out
+
+
+def _drawn(n: int, k: int, seed: int) -> list[int]:
+    sampler: Reservoir[int] = Reservoir(k, seed)
+    for item in range(n):
+        sampler.offer(item)
+    return sampler.items
+
+
+def test_an_incomplete_proof_names_its_first_missing_class(proof: Path, tmp_path: Path, run_cli: Run) -> None:
+    records = _lines(proof)
+    head = records[: len(records) // 2]
+    recorded = {_bnb(r).get("class", _bnb(r).get("split")) for r in head}
+    first = next(n for n in ("".join(map(str, c)) for c in enumerate_classes(Geometry(2, 3), 3))
+                 if n not in recorded)
+    out = _hole(run_cli, _write(tmp_path / "f.jsonl", head))
+    assert f"class {first} " in out and "is missing" in out
