@@ -99,6 +99,14 @@ class Termination:
         if self.received is not None and not self.done:
             raise Terminated(self.received)
 
+    def hold(self) -> None:
+        """The run's result is final (a proof that covered every class): a signal
+        from now on changes neither its output nor its exit status, and one that
+        stopped the run as it ended is forgotten (the finish record says the
+        proof is complete); a second one still forces the exit."""
+        self.done = True
+        self.received = None
+
     def status(self, code: int) -> int:
         """The exit status: 128 + the signal's number if one arrived, else ``code``."""
         return 128 + self.received if self.received is not None else code
@@ -106,6 +114,12 @@ class Termination:
 
 #: the handlers' state while ours are installed (None: Python's own)
 _current: Termination | None = None
+
+
+def hold_signals() -> None:
+    """``Termination.hold`` for the signals' current state, if ours are installed."""
+    if _current is not None:
+        _current.hold()
 
 
 def _force_exit(signum: int) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -45,8 +45,9 @@ from boggle_opt.core.tree import cell_order
 from boggle_opt.proofs.executor import Done, Failed, Split, TaskRunner, WorkerSetup, failed_tasks_error
 from boggle_opt.runs.fingerprints import kernel_version
 from boggle_opt.searching.options import check
+from boggle_opt.runs import proof
 from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs
-from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
+from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase, Stopping
 
 from boggle_opt.proofs.local import open_session
 
@@ -171,10 +172,11 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         total = count_classes(geometry, space.counts)
         setup = _resumed_setup(problem.resumed, geometry, label)
         min_score = opts.min_score
+        source = proof.GIVEN if opts.min_score is not None else proof.CLIMB
         if min_score is None and setup is not None:
             min_score = int(setup["min_score"])  # the first segment's climb decided it
         if min_score is None:
-            board, min_score = _climb(problem, rng, opts.climb_seconds)
+            board, min_score = yield from _climb(problem, rng, opts.climb_seconds, total)
             yield Improved(board, min_score)
         base = {"kind": RECORD_KIND, "size": geometry.size, "buckets": label, "min_score": min_score}
         yield Checkpoint({**base, "setup": True})
@@ -190,11 +192,11 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             model = CostModel(problem.dictionary.keys, geometry, buckets)
             costs = {c: model.cost(c) for c in space.iterate(shuffled=False) if class_name(c) not in finished}
             fresh = sorted((c for c in costs if class_name(c) not in partial), key=lambda c: -costs[c])
-            stats = _Stats(total, len(finished), sum(costs.values()))
+            stats = _Stats(total, len(finished), sum(costs.values()), source)
         else:
             costs = {}
             fresh = (c for c in space.iterate(shuffled=True) if class_name(c) not in begun)
-            stats = _Stats(total, len(finished), float(total - len(finished)))
+            stats = _Stats(total, len(finished), float(total - len(finished)), source)
         todo = itertools.chain(tasks_left(partial), (ClassTask(c) for c in fresh))
         # pieces still to finish, per class begun and not finished
         open_parts = {name: len(left) for name, left in partial.items()}
@@ -210,8 +212,9 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         )
         stats.runner = runner
         failed: list[str] = []
-        yield Progress(stats.snapshot(best, min_score))
+        stats.found.update(geometry.canonical(b) for b, _ in found)
         try:
+            yield Progress(stats.snapshot(best, min_score))
             for item in runner.events():
                 if item is None:  # still waiting: refresh the display, let the driver check time
                     yield Progress(stats.snapshot(best, min_score))
@@ -248,6 +251,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                                       "reason": f"ran past the time budget of {opts.time_budget:g} s"})
                     solved = [(p, [(b, s) for b, s in result.boards if ord(b[cell]) - 97 == p.part[-1][1]])
                               for p in pieces if chr(97 + p.part[-1][1]) not in result.unfinished]
+                classes_before = stats.done
                 for piece, found_here in solved:
                     left = open_parts.get(piece.name, 1) - 1
                     if left:
@@ -272,11 +276,18 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                             / len(solved), 4
                         ),
                     })
+                    stats.found.update(b for b, _ in boards)
                     for board, score in boards:
                         best = max(best, score)
                         yield Improved(board, score)
-                if stats.due() or stats.done == stats.total:
+                # after every class finished, so the counts a stop leaves are the run file's
+                if stats.due() or stats.done > classes_before:
                     yield Progress(stats.snapshot(best, min_score))
+            yield Progress(stats.snapshot(best, min_score))
+        except Stopping:
+            # the counts as the proof stops (the driver keeps them: its outcome)
+            yield Progress(stats.snapshot(best, min_score))
+            return
         finally:
             session.close()  # on a budget stop or Ctrl-C: stop the workers now
         if failed:
@@ -286,8 +297,12 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
 class _Stats:
     """Running totals shown by the display and the benchmark."""
 
-    def __init__(self, total: int, resumed: int, work: float) -> None:
+    def __init__(self, total: int, resumed: int, work: float, source: str) -> None:
         self.total = total
+        #: where the min score came from (``proof.GIVEN`` or ``proof.CLIMB``)
+        self.source = source
+        #: distinct boards (canonical) found >= the min score
+        self.found: set[str] = set()
         self.done = resumed
         self.resumed = resumed
         self.work_total = work
@@ -296,7 +311,6 @@ class _Stats:
         self.task_s = 0.0
         self.pruned = 0
         self.candidates = 0
-        self.boards = 0
         self.nodes_max = 0
         self.build_s = self.force_s = self.bound_s = self.rescore_s = 0.0
         self.peak_mb = 0.0
@@ -311,7 +325,6 @@ class _Stats:
         self.task_s += r.seconds
         self.pruned += int(r.pruned)
         self.candidates += r.candidates
-        self.boards += len(r.boards)
         self.nodes_max = max(self.nodes_max, r.nodes)
         self.build_s += r.build_s
         self.force_s += r.force_s
@@ -337,8 +350,12 @@ class _Stats:
         if self.work_done > 0 and self.work_total > 0:
             left = _duration(elapsed * (self.work_total - self.work_done) / self.work_done)
         runner = self.runner
+        this_segment = self.done - self.resumed
         return {
             "classes": f"{self.done:,}/{self.total:,}",
+            proof.DONE: self.done,
+            proof.TOTAL: self.total,
+            proof.RATE: round(this_segment / elapsed, 2) if elapsed > 0 else 0.0,
             "workers": runner.session.workers if runner else 0,
             "tasks in flight": runner.in_flight if runner else 0,
             "tasks split": (runner.splits if runner else 0) + self.budget_splits,
@@ -349,9 +366,10 @@ class _Stats:
             "worker busy s": round(self.task_s, 2),
             "pruned at root": self.pruned,
             "candidates": self.candidates,
-            "boards >= min": self.boards,
+            "boards >= min": len(self.found),
             "best": best,
-            "min score": min_score,
+            proof.MIN_SCORE: min_score,
+            proof.MIN_FROM: self.source,
             "time left": left,
             "tree build s": round(self.build_s, 2),
             "merge s": round(self.force_s, 2),
@@ -420,17 +438,27 @@ def _check_record(rec: Mapping[str, Any], geometry: Geometry) -> None:
         check_boards(checked_pairs(rec.get("boards", []), where), geometry, where)
 
 
-def _climb(problem: Problem, rng: np.random.Generator, seconds: float) -> tuple[str, int]:
+def _climb(
+    problem: Problem, rng: np.random.Generator, seconds: float, total: int
+) -> Generator[Event, None, tuple[str, int]]:
     """A good board fast, to set the min score: the hillclimb plugin if it is
-    installed, else a plain best-letter-change climb with restarts."""
+    installed, else a plain best-letter-change climb with restarts. Yields
+    its best so far as it climbs (the display says what the proof waits for)."""
     try:
-        from .hillclimb import quick_best
+        from .hillclimb import climb_steps
     except ImportError:
         return _local_climb(problem, rng, seconds)
-    board, score = quick_best(problem, rng, seconds=seconds)
-    if score < 1:
+    best_board, best = "", -1
+    last = 0.0
+    yield Progress({proof.TOTAL: total, proof.CLIMB_BEST: best})
+    for best_board, best in climb_steps(problem, rng, seconds=seconds):
+        now = time.monotonic()
+        if now - last >= 0.25:
+            last = now
+            yield Progress({proof.TOTAL: total, proof.CLIMB_BEST: best})
+    if best < 1:
         return _local_climb(problem, rng, seconds)
-    return board, score
+    return best_board, best
 
 
 def _local_climb(problem: Problem, rng: np.random.Generator, seconds: float) -> tuple[str, int]:

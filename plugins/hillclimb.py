@@ -380,6 +380,22 @@ def quick_best(
     climbs end; with no limit at all, one climb. Checks the limits after each
     board expanded, so it may overrun by one expansion. Without ``options``
     the pool is 5 boards, which did best in a few seconds (docs/benchmarks.md)."""
+    best_board, best = "", -1
+    for best_board, best in climb_steps(problem, rng, seconds, evaluations, options):
+        pass
+    return best_board, best
+
+
+def climb_steps(
+    problem: Problem,
+    rng: np.random.Generator,
+    seconds: float | None = None,
+    evaluations: int | None = None,
+    options: HillClimb.Options | None = None,
+) -> Iterator[tuple[str, int]]:
+    """``quick_best``'s climb, step by step: the best board so far and its score
+    (``""``, -1 before any) after each event of the climb, for a caller that
+    shows its progress."""
     if options is None:
         options = HillClimb.Options(pool_size=5, restarts=0 if seconds or evaluations else 1)
     start = time.monotonic()
@@ -390,13 +406,13 @@ def quick_best(
         for ev in events:
             if isinstance(ev, Improved) and ev.score > best:
                 best_board, best = ev.board, ev.score
+            yield best_board, best
             if seconds is not None and time.monotonic() - start >= seconds:
                 break
             if stop_evals is not None and problem.evaluations >= stop_evals:
                 break
     finally:
         events.close()
-    return best_board, best
 
 
 @hookimpl

@@ -32,7 +32,8 @@ from ..registry.registries import Entry, Registries
 from .score import add_parser as add_score_parser
 from .show import add_parser as add_show_parser
 from .report import add_parser as add_report_parser
-from ..signals import exit_status, on_termination, status_for
+from ..runs.proof import INCOMPLETE, ProofOutcome, is_proof, outcome, resume_command
+from ..signals import exit_status, hold_signals, on_termination, status_for
 from .verify import add_parser as add_verify_parser
 
 if TYPE_CHECKING:
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
 STYLES = ("rich", "plain", "jsonl", "none")
 
 PROG = "boggle-opt"
-INTERRUPTED = 130
 #: the settings a resumed run takes from its file (so they may not be given too)
 RESUMED_SETTINGS = ("searcher", "size", "rule", "wordlist", "seed", "fix", "word", "dice")
 
@@ -180,16 +180,55 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         display = make_display(style, title, problem.geometry.grid, sys.stderr, run.word_count)
         if display is not None:
             consumers.append(display)
-        state = run.driver(consumers).run()
-        _report(state, spec, problem.dictionary.label, run.word_count, ns.top, out)
+        driver = run.driver(consumers)
+        failure: BoggleOptError | None = None
+        try:
+            state = driver.run()
+        except BoggleOptError as exc:
+            state = driver.state
+            if not is_proof(state.stats):
+                raise
+            failure = exc  # a proof's failed tasks: its results and statement first
+        proof = outcome(state.stats, state.settings, state.ranked(), state.stop_reason)
+        if proof is not None and proof.complete:
+            hold_signals()  # proved: a signal from now on changes neither output nor status
+        _report(state, spec, problem.dictionary.label, run.word_count, ns.top, out, proof)
+        if proof is not None and not proof.complete:
+            _resume_line(ns.resume or ns.out, state, out)
+        if failure is not None:
+            print(f"{PROG}: error: {failure}", file=sys.stderr)
         if writer is not None and writer.error is not None:
             print(f"{PROG}: error: {writer.error}", file=sys.stderr)
             return 1  # no report from a run file that could not be written
         if ns.report is not None and path is not None:
             write_report(path, ns.report, regs)
             out.write(f"# report: {ns.report}\n")
+    if proof is not None and proof.complete:
+        return 0
     # from how the run ended, as its finish record says (a signal after that changes nothing)
-    return status_for(state.stop_reason) or 0
+    signalled = status_for(state.stop_reason)
+    if signalled is not None:
+        return signalled
+    return INCOMPLETE if proof is not None else 0
+
+
+def _resume_line(run_file: str | None, state: RunState, out: TextIO) -> None:
+    """How to finish an incomplete proof: the exact command. A segment that
+    used its whole budget leaves none to a resume without one, so the command
+    gives it the same budget again."""
+    if run_file is not None:
+        b = state.budget
+        again = ""
+        if state.stop_reason.startswith(("used ", "reached target")):
+            again = (f" --time {b.seconds:g}" if b.seconds is not None else "") + (
+                f" --evals {b.evaluations}" if b.evaluations is not None else "")
+            if not again:  # a target reached: the proof still has to run to its end
+                again = " --time SECONDS"
+        out.write(f"# to finish the proof: {resume_command(run_file)}{again}\n")
+    else:
+        out.write("# to finish the proof, run it again with --out FILE (it can then be resumed "
+                  "with --resume FILE); this run wrote no run file to resume from\n")
+    out.flush()
 
 
 def _report(
@@ -199,6 +238,7 @@ def _report(
     word_count: Callable[[str], int],
     top: int,
     out: TextIO,
+    proof: ProofOutcome | None = None,
 ) -> None:
     # options left at None take the searcher's own defaults: not worth a line
     opts = " ".join(f"{k}={v}" for k, v in as_dict(spec.options).items() if v is not None)
@@ -224,6 +264,8 @@ def _report(
             f"{past.evaluations + state.evaluations:,} evaluations in "
             f"{past.elapsed + state.elapsed():.1f} s\n"
         )
+    if proof is not None:  # how far the proof got, and what it proved
+        out.write("\n".join(proof.lines()) + "\n")
     ranked = state.ranked()
     if not ranked:
         out.write("# no boards found\n")

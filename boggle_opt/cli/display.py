@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ..runs import proof
 from ..searching.driver import Consumer, RunState
 from ..runs.events import event_record, finish_record, progress_record, start_record
 from ..searching.interface import Event, Improved, Progress, Stat
@@ -107,6 +108,8 @@ class RichDisplay:
         state = self._state
         if state is None:
             return Panel("starting…", title=self.title)
+        if proof.is_proof(state.stats):
+            return self._render_proof(state)
         figures = Table.grid(padding=(0, 2))
         figures.add_column(style="bold")
         figures.add_column()
@@ -125,6 +128,59 @@ class RichDisplay:
             parts.append(Text(f"best over time  {history}", style="green"))
         if state.stop_reason:
             parts.append(Text(f"stopped: {state.stop_reason}", style="yellow"))
+        return Panel(Group(*parts), title=self.title, expand=False)
+
+    def _render_proof(self, state: RunState) -> Panel:
+        """A proof's own numbers (classes, rate, time left, tasks, failures,
+        largest tree, boards found), in a dozen lines: no evaluation rate or
+        best-score history, which mean nothing to a proof."""
+        from rich.console import Group
+        from rich.panel import Panel
+        from rich.table import Table
+        from rich.text import Text
+
+        stats = state.stats
+        figures = Table.grid(padding=(0, 2))
+        figures.add_column(style="bold", no_wrap=True)
+        figures.add_column()
+        total = stats.get(proof.TOTAL, 0)
+        climbing = proof.CLIMB_BEST in stats
+        if climbing:
+            best = stats[proof.CLIMB_BEST]
+            so_far = _fmt(best) if isinstance(best, int) and best >= 0 else "none yet"
+            figures.add_row("warm-up climb", f"choosing the min score: best so far {so_far}")
+            figures.add_row("classes", f"{_fmt(total)} to solve once it has chosen")
+        else:
+            done = stats.get(proof.DONE, 0)
+            share = f" ({100 * done / total:.1f}%)" if isinstance(done, int) and isinstance(total, int) and total else ""
+            figures.add_row("classes done", f"{_fmt(done)} / {_fmt(total)}{share}")
+            figures.add_row("rate", f"{_fmt(stats.get(proof.RATE, 0.0))} classes/s")
+            figures.add_row("time left", str(stats.get("time left") or "-"))
+        figures.add_row("elapsed", f"{state.elapsed():.1f} s")
+        if not climbing:
+            workers = stats.get("workers", 0)
+            figures.add_row("in flight", f"{_fmt(stats.get(proof.IN_FLIGHT, 0))} tasks on {_fmt(workers)} workers")
+            figures.add_row("failures", f"{_fmt(stats.get(proof.FAILED, 0))} "
+                            f"({_fmt(stats.get('tasks split', 0))} split, {_fmt(stats.get('retries', 0))} retried)")
+            figures.add_row("largest tree", f"{_fmt(stats.get('largest tree', 0))} nodes")
+            min_score = stats.get(proof.MIN_SCORE)
+            source = "warm-up climb" if stats.get(proof.MIN_FROM) == proof.CLIMB else "given"
+            min_text = _fmt(min_score) if min_score is not None else "-"
+            figures.add_row("min score", f"{min_text} ({source})")
+            found = len(state.boards)
+            top = f" (best {state.best_score:,})" if found else ""
+            figures.add_row(f"boards >= {min_text}", f"{found:,}{top}")
+        if state.budget.seconds is not None or state.budget.evaluations is not None:
+            figures.add_row("budget left", _budget_left(state))
+        board = Text(self.grid(state.best_board) if state.best_board else "", style="bold cyan")
+        top_row = Table.grid(padding=(0, 3))
+        top_row.add_row(board, figures)
+        parts: list[Any] = [top_row]
+        if state.stop_reason:
+            parts.append(Text(f"stopped: {state.stop_reason}", style="yellow"))
+            result = proof.outcome(stats, state.settings, state.ranked(), state.stop_reason)
+            if result is not None:
+                parts.append(Text(result.statement, style="bold green" if result.complete else "bold red"))
         return Panel(Group(*parts), title=self.title, expand=False)
 
     def start(self, state: RunState) -> None:

@@ -54,6 +54,10 @@ class RunRecord:
     #: (elapsed seconds, evaluations, board, score) of every improvement
     improved: list[tuple[float, int, str, int]] = field(default_factory=list)
     checkpoints: list[Mapping[str, Any]] = field(default_factory=list)
+    #: seconds since the run started (segments added up) of each checkpoint
+    checkpoint_times: list[float] = field(default_factory=list)
+    #: the last finish record's ``proof`` object, if it has one
+    proof: Mapping[str, Any] | None = None
     best: list[tuple[str, int, int | None]] = field(default_factory=list)  # board, score, words
     stop_reason: str = "no finish record (killed, or still running)"
     elapsed: float = 0.0
@@ -96,10 +100,12 @@ def read_records(path: str) -> RunRecord:
                 ))
             elif kind == "checkpoint" and isinstance(r.get("record"), dict):
                 run.checkpoints.append(r["record"])
+                run.checkpoint_times.append(offset_s + float(r.get("elapsed", seg_s)))
             elif kind == "progress" and isinstance(r.get("stats"), dict):
                 run.stats = r["stats"]
             elif kind == "finish":
                 run.stop_reason = str(r.get("stop_reason", ""))
+                run.proof = r["proof"] if isinstance(r.get("proof"), dict) else None
                 run.best = [
                     (str(b["board"]), int(b["score"]),
                      int(b["words"]) if b.get("words") is not None else None)
@@ -154,19 +160,6 @@ def best_over_time_svg(improved: Sequence[tuple[float, int, str, int]], elapsed:
         ax.plot(times[:-1], best[:-1], "o", color="#1f6fb2", markersize=3)
     ax.set_xlabel("seconds since the run started")
     ax.set_ylabel("best score")
-    ax.grid(True, alpha=0.3)
-    return _svg(fig)
-
-
-def class_time_svg(seconds: Sequence[float]) -> str:
-    """A histogram of the seconds each class took."""
-    fig = _matplotlib_figure(7.5, 3.2)
-    ax = fig.add_subplot()
-    ax.hist(seconds, bins=min(40, max(5, len(seconds) // 3)), color="#3a8f5c")
-    ax.set_xlabel("seconds per class")
-    ax.set_ylabel("classes")
-    if seconds and max(seconds) > 50 * max(min(seconds), 1e-3):
-        ax.set_yscale("log")
     ax.grid(True, alpha=0.3)
     return _svg(fig)
 
@@ -263,52 +256,175 @@ def _kv(rows: Sequence[tuple[str, object]]) -> str:
     return f'<table class="kv">{body}</table>'
 
 
-def _proof_section(run: RunRecord) -> str:
-    # bnb's records (other searchers checkpoint too, e.g. longword's tasks)
+def classes_over_time_svg(times: Sequence[float], total: int, elapsed: float) -> str:
+    """Classes finished against time, with the total the proof needs."""
+    fig = _matplotlib_figure(7.5, 3.2)
+    ax = fig.add_subplot()
+    ordered = sorted(times)
+    xs = [0.0, *ordered, max(elapsed, ordered[-1] if ordered else 0.0)]
+    ys = [0, *range(1, len(ordered) + 1), len(ordered)]
+    ax.step(xs, ys, where="post", color="#1f6fb2", linewidth=2)
+    if total:
+        ax.axhline(total, color="#888", linestyle="--", linewidth=1)
+        ax.annotate(f"all {total:,} classes", (0, total), xytext=(4, -12),
+                    textcoords="offset points", color="#555")
+    ax.set_xlabel("seconds since the run started")
+    ax.set_ylabel("classes done")
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    return _svg(fig)
+
+
+def class_cost_svg(seconds: Sequence[float], nodes: Sequence[int]) -> str:
+    """Histograms of what each task (a class, or a piece of a split one) cost:
+    its seconds and its tree's nodes."""
+    panels = [(seconds, "seconds per task", "#3a8f5c")] + ([(nodes, "tree nodes per task", "#b2651f")]
+                                                             if nodes else [])
+    fig = _matplotlib_figure(7.5, 3.2 * len(panels))
+    for i, (values, label, colour) in enumerate(panels, 1):
+        ax = fig.add_subplot(len(panels), 1, i)
+        ax.hist(values, bins=min(40, max(5, len(values) // 3)), color=colour)
+        ax.set_xlabel(label)
+        ax.set_ylabel("tasks")
+        if values and max(values) > 50 * max(min(values), 1e-3):
+            ax.set_yscale("log")
+        ax.grid(True, alpha=0.3)
+    return _svg(fig)
+
+
+def _total_classes(run: RunRecord) -> int:
+    """How many classes the proof covers: the finish record's, else the last
+    progress record's (``classes total``, or ``classes`` as ``done/total``)."""
+    from ..runs import proof
+
+    if run.proof is not None and isinstance(run.proof.get("classes_total"), int):
+        return int(run.proof["classes_total"])
+    value = run.stats.get(proof.TOTAL)
+    if isinstance(value, int):
+        return value
+    _, _, after = str(run.stats.get("classes", "")).partition("/")
+    try:
+        return int(after.replace(",", ""))
+    except ValueError:
+        return 0
+
+
+def proof_outcome(run: RunRecord) -> tuple[Any, Ledger, list[tuple[str, int]]] | None:
+    """What a run file's proof proved, from its class records (the run file is
+    the source of truth: the counts are those of its records); None if the
+    run is not a proof."""
+    from ..runs import proof
+
     ours = [c for c in run.checkpoints if c.get("kind") == "bnb"]
-    classes = [c for c in ours if "class" in c]
-    setups = [c for c in ours if c.get("setup")]
-    if not classes and not setups:
-        return ""
-    pruned = sum(1 for c in classes if c.get("pruned") is True)
-    timed = [float(c["seconds"]) for c in classes if isinstance(c.get("seconds"), (int, float))]
-    has_pruned = any("pruned" in c for c in classes)
-    total = run.stats.get("classes", "")
+    if not ours:
+        return None
     ledger = Ledger()  # a class split into pieces is done when all of them are
     for c in ours:
         ledger.add(c)
-    rows: list[tuple[str, object]] = [("classes done", f"{len(ledger.state()[0]):,}")]
-    if any(c.get("part") for c in classes):
-        rows.append(("tasks done (classes and pieces of split classes)", f"{len(classes):,}"))
-    if total:
-        rows.append(("classes done / in the proof (last progress record)", total))
-    if has_pruned:
-        rows.append(("pruned at the root (bound below the min score)", f"{pruned:,}"))
-        rows.append(("split (forced cell by cell until the bounds fell)", f"{len(classes) - pruned:,}"))
-    if setups:
-        s = setups[-1]
-        rows.append(("min score", s.get("min_score", "")))
-        rows.append(("letter buckets", s.get("buckets", "")))
-    if timed:
-        rows.append(("time in classes", f"{sum(timed):,.1f} s (longest {max(timed):.2f} s)"))
+    finished = ledger.state()[0]
+    failed = {(str(c["failed"]), str(c.get("part", ""))) for c in ours if "failed" in c}
+    setups = [c for c in ours if c.get("setup")]
+    options = run.settings.get("options") or {}
+    stats: dict[str, Any] = {
+        proof.DONE: len(finished), proof.TOTAL: _total_classes(run),
+        proof.FAILED: sum(1 for name, _ in failed if name not in finished),
+        proof.MIN_SCORE: setups[-1].get("min_score", -1) if setups else -1,
+        # the options as the run file records them (``min-score``; older: ``min_score``)
+        proof.MIN_FROM: (proof.CLIMB if options.get("min-score", options.get("min_score")) is None
+                         else proof.GIVEN),
+        proof.IN_FLIGHT: int((run.proof or {}).get("in_flight", 0)) if run.history[-1].stop_reason else 0,
+    }
     found: dict[str, int] = {}
-    for c in classes:
-        for board, score in c.get("boards", []):
-            found[str(board)] = int(score)
-    parts = ["<h2>Proof</h2>", _kv(rows)]
+    for board, score in ledger.boards:
+        found[board] = max(score, found.get(board, score))
+    ranked = sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))
+    return proof.outcome(stats, run.settings, ranked, run.stop_reason), ledger, ranked
+
+
+def _proof_section(run: RunRecord, geometry: Geometry, registries: Registries | None) -> str:
+    """The statement first, then classes over time, what classes cost, splits
+    and retries, and the boards found with their words."""
+    made = proof_outcome(run)
+    if made is None:
+        return ""
+    result, ledger, ranked = made
+    ours = [(c, t) for c, t in zip(run.checkpoints, run.checkpoint_times) if c.get("kind") == "bnb"]
+    tasks = [(c, t) for c, t in ours if "class" in c]
+    finished = ledger.state()[0]
+    colour = "#1d7a3a" if result.complete else "#b3261e"
+    parts = ["<h2>Proof</h2>",
+             f'<p class="statement" style="font-size:1.15em;font-weight:700;color:{colour}">'
+             f"{html.escape(result.statement)}</p>"]
+    pruned = sum(1 for c, _ in tasks if c.get("pruned") is True)
+    rows: list[tuple[str, object]] = [
+        ("complete" if result.complete else "incomplete", result.counts_text()),
+        ("min score", result.min_score_text()),
+    ]
+    if any(c.get("part") for c, _ in tasks):
+        rows.append(("tasks done (classes and pieces of split classes)", f"{len(tasks):,}"))
+    if any("pruned" in c for c, _ in tasks):
+        rows.append(("pruned at the root (bound below the min score)", f"{pruned:,}"))
+        rows.append(("forced cell by cell until the bounds fell", f"{len(tasks) - pruned:,}"))
+    setups = [c for c, _ in ours if c.get("setup")]
+    if setups:
+        rows.append(("letter buckets", setups[-1].get("buckets", "")))
+    timed = [float(c["seconds"]) for c, _ in tasks if isinstance(c.get("seconds"), (int, float))]
+    nodes = [int(c["nodes"]) for c, _ in tasks if isinstance(c.get("nodes"), int)]
     if timed:
-        parts.append("<h3>Time per class</h3>")
-        parts.append(f'<div class="fig">{class_time_svg(timed)}</div>')
+        rows.append(("time in classes", f"{sum(timed):,.1f} s (longest task {max(timed):.2f} s)"))
+    if nodes:
+        rows.append(("largest tree", f"{max(nodes):,} nodes"))
+    parts.append(_kv(rows))
+    # a class's finish: its last task's record
+    last: dict[str, float] = {}
+    for c, t in tasks:
+        name = str(c["class"])
+        if name in finished:
+            last[name] = max(t, last.get(name, t))
+    parts.append("<h3>Classes over time</h3>")
+    parts.append(f'<div class="fig">{classes_over_time_svg(list(last.values()), result.classes_total, run.elapsed)}</div>')
+    if timed:
+        parts.append("<h3>What each class cost</h3>")
+        parts.append(f'<div class="fig">{class_cost_svg(timed, nodes)}</div>')
     else:
         parts.append('<p class="sub">This run file does not record the time per class.</p>')
-    parts.append(f"<h3>Boards found ({len(found):,})</h3>")
-    if found:
-        items = sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))
-        body = "".join(
-            f"<tr><td><code>{html.escape(b)}</code></td><td>{s:,}</td></tr>" for b, s in items[:500]
+    splits = [c for c, _ in ours if "split" in c]
+    failures = [c for c, _ in ours if "failed" in c]
+    parts.append("<h3>Splits and retries</h3>")
+    why: dict[str, int] = {}
+    for c in splits:
+        reason = str(c.get("reason", "?"))
+        key = ("worker died" if "died" in reason or "lost" in reason else
+               "node budget" if "node budget" in reason else
+               "time budget" if "time budget" in reason else reason)
+        why[key] = why.get(key, 0) + 1
+    retry_rows: list[tuple[str, object]] = [
+        ("tasks split", f"{len(splits):,}" + (" (" + ", ".join(f"{k}: {n:,}" for k, n in sorted(why.items()))
+                                               + ")" if why else "")),
+        ("tasks failed (workers died each time)", f"{len(failures):,}"
+         + (f"; {result.failed:,} still to finish" if failures else "")),
+    ]
+    if "retries" in run.stats:
+        retry_rows.append(("retries (last segment, its last progress record)", run.stats["retries"]))
+    parts.append(_kv(retry_rows))
+    parts.append(f"<h3>Boards found ({len(ranked):,})</h3>")
+    # the recorded boards are re-scored (a wrong score refused) before any is shown
+    find_words, why_not = board_words(run.settings, registries, run) if ranked or run.recorded else (None, "")
+    if ranked:
+        if why_not:
+            parts.append(f'<p class="sub">Words not listed: {html.escape(why_not)}</p>')
+        parts.extend(
+            board_card(geometry, rank, board, score, None,
+                       find_words(board) if find_words is not None else None)
+            for rank, (board, score) in enumerate(ranked[:TOP], 1)
         )
-        more = f"<p class='sub'>... and {len(items) - 500:,} more</p>" if len(items) > 500 else ""
-        parts.append(f'<table class="list"><tr><th>board</th><th>score</th></tr>{body}</table>{more}')
+        rest = ranked[TOP:]
+        if rest:
+            body = "".join(
+                f"<tr><td><code>{html.escape(b)}</code></td><td>{s:,}</td></tr>" for b, s in rest[:500]
+            )
+            more = f"<p class='sub'>... and {len(rest) - 500:,} more</p>" if len(rest) > 500 else ""
+            parts.append(f'<table class="list"><tr><th>board</th><th>score</th></tr>{body}</table>{more}')
     else:
         parts.append("<p>No board reached the min score.</p>")
     return "\n".join(parts)
@@ -356,19 +472,25 @@ def render(run: RunRecord, registries: Registries | None = None) -> str:
         ("evaluations", f"{run.evaluations:,}"),
         ("improvements recorded", f"{len(run.improved):,}"),
     ]
-    boards = ranked_boards(run, geometry)
-    find_words, why = board_words(s, registries, run) if boards or run.recorded else (None, "")
-    cards = [
-        board_card(geometry, rank, board, score, words,
-                   find_words(board) if find_words is not None else None)
-        for rank, (board, score, words) in enumerate(boards[:TOP], 1)
-    ]
-    missing = f'<p class="sub">Words not listed: {html.escape(why)}</p>' if why else ""
-    best_html = missing + "".join(cards) if cards else "<p>No boards found.</p>"
-    plot = (
-        f'<div class="fig">{best_over_time_svg(run.improved, run.elapsed)}</div>'
-        if run.improved else "<p>No improvements recorded.</p>"
-    )
+    proof_html = _proof_section(run, geometry, registries)
+    if proof_html:
+        # a proof's boards are its section's; a best score over time is flat for it
+        best_html = ""
+    else:
+        boards = ranked_boards(run, geometry)
+        find_words, why = board_words(s, registries, run) if boards or run.recorded else (None, "")
+        cards = [
+            board_card(geometry, rank, board, score, words,
+                       find_words(board) if find_words is not None else None)
+            for rank, (board, score, words) in enumerate(boards[:TOP], 1)
+        ]
+        missing = f'<p class="sub">Words not listed: {html.escape(why)}</p>' if why else ""
+        plot = (
+            f'<div class="fig">{best_over_time_svg(run.improved, run.elapsed)}</div>'
+            if run.improved else "<p>No improvements recorded.</p>"
+        )
+        best_html = ("<h2>Best boards</h2>\n" + (missing + "".join(cards) if cards else "<p>No boards found.</p>")
+                     + f"\n<h2>Best score over time</h2>\n{plot}")
     title = f"boggle-opt run: {s.get('searcher', '?')} · {s.get('rule', '?')} · {geometry.size}"
     made = time.strftime("%Y-%m-%d %H:%M")
     return f"""<!DOCTYPE html>
@@ -379,16 +501,13 @@ def render(run: RunRecord, registries: Registries | None = None) -> str:
 <h1>{html.escape(title)}</h1>
 <p class="sub">from <code>{html.escape(run.path)}</code>, started {html.escape(run.started)};
 report made {made}</p>
+{proof_html}
 <h2>Settings</h2>
 {_kv(settings)}
 <h2>Outcome</h2>
 {_kv(ending)}
 {_segments_table(run)}
-<h2>Best boards</h2>
 {best_html}
-<h2>Best score over time</h2>
-{plot}
-{_proof_section(run)}
 </body></html>
 """
 

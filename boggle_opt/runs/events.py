@@ -9,7 +9,9 @@ segment started) and ``evaluations`` (boards scored in the segment), plus:
 - ``checkpoint``: ``record`` (the searcher's own JSON state; bnb's names a class);
 - ``progress``: ``stats`` (the searcher's latest figures, may be empty);
 - ``finish``: ``stop_reason``, ``best_score``, ``best_board``, ``best`` (the
-  best boards, canonical, as ``{board, score, words}``).
+  best boards, canonical, as ``{board, score, words}``), and for a proof
+  first ``proof`` (``boggle_opt.runs.proof.ProofOutcome``: complete or not, the
+  class counts, the min score and where it came from, the statement).
 
 The two consumers differ only in how often they write ``progress``: the run
 file every few seconds (so a killed run knows how much budget it used),
@@ -23,6 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..searching.driver import RunState
+from .proof import outcome
 from ..searching.interface import Checkpoint, Event, Improved, Progress
 
 SCHEMA = 1
@@ -57,8 +60,11 @@ def progress_record(state: RunState, event: Event | None = None) -> dict[str, An
 
 
 def finish_record(state: RunState, word_count: Callable[[str], int], top: int) -> dict[str, Any]:
+    proof = outcome(state.stats, state.settings, state.ranked(), state.stop_reason)
     return {
         **_base("finish", state),
+        # first: what a proof proved (complete or not), as the command line states it
+        **({"proof": proof.record()} if proof is not None else {}),
         "stop_reason": state.stop_reason,
         "best_score": state.best_score,
         "best_board": state.best_board,

@@ -160,6 +160,10 @@ class Driver:
             pass
         except StopRun as exc:
             state.stop_reason = str(exc)
+        except BoggleOptError as exc:
+            # e.g. a proof's failed tasks: the finish record says why it ended
+            state.stop_reason = str(exc)
+            raise
         except KeyboardInterrupt as exc:
             # SIGTERM and SIGHUP arrive as a KeyboardInterrupt naming the signal
             state.stop_reason = str(exc) or "interrupted"
@@ -195,7 +199,9 @@ class Driver:
             ev = throw(Stopping())
         except (Stopping, StopIteration):
             return  # a searcher that keeps no state
-        if isinstance(ev, Checkpoint):
+        if isinstance(ev, Progress):  # a proof's counts as it stopped
+            self.state.stats = dict(ev.stats)
+        if isinstance(ev, (Checkpoint, Progress)):
             for c in self.consumers:
                 c.event(ev, self.state)
 

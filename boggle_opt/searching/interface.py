@@ -77,7 +77,8 @@ CHECKPOINT_SECONDS = 30.0
 class Stopping(Exception):
     """Thrown into a searcher's generator when the driver stops it (budget,
     target, Ctrl-C, a consumer's ``StopRun``). A searcher may catch it and
-    yield one last ``Checkpoint`` (its state, for ``--resume``); anything
+    yield one last ``Checkpoint`` (its state, for ``--resume``) or
+    ``Progress`` (its figures as it stops, e.g. a proof's counts); anything
     else it yields then is ignored. A searcher that does not catch it needs
     nothing more: the driver expects it back."""
 

@@ -1,0 +1,193 @@
+"""A proof states what it proved (issue 22): a complete and an interrupted
+small proof (2x3, embedded list) print and record the right statement and
+exit status; the report leads with it; the live panel of a proof fits 80x24
+and shows only a proof's numbers."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boggle_opt.cli import report
+from boggle_opt.searching.driver import Budget, RunState
+from boggle_opt.runs.proof import INCOMPLETE
+
+PROOF = ["run", "--searcher", "bnb", "--size", "2x3", "-o", "min-score", "120", "--progress", "none"]
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def _finish(path: Path) -> dict[str, Any]:
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [r for r in records if r["type"] == "finish"][-1]
+
+
+def _ranked(stdout: str) -> list[tuple[str, int]]:
+    return [(line.split("\t")[1], int(line.split("\t")[2])) for line in stdout.splitlines()
+            if "\t" in line and not line.startswith("#")]
+
+
+@pytest.fixture(scope="module")
+def complete(run_cli: Run, tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    out = tmp_path_factory.mktemp("proof") / "run.jsonl"
+    return run_cli(*PROOF, "--top", "100", "--out", str(out)), out
+
+
+def test_a_complete_proof_states_its_result(complete: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    result, out = complete
+    assert result.returncode == 0, result.stderr
+    ranked = _ranked(result.stdout)
+    assert ranked and all(s >= 120 for _, s in ranked)
+    best, score = ranked[0]
+    tied = [b for b, s in ranked if s == score]
+    lines = result.stdout.splitlines()
+    head = [line for line in lines if line.startswith("# proof ")]
+    assert head == ["# proof complete: 216 of 216 classes done, 0 failed, 0 in flight; "
+                    "min score 120 (given as the min-score option)"]
+    statement = lines[lines.index(head[0]) + 1]
+    assert statement.startswith("proved: ") and "under the standard rule" in statement
+    assert "2x3 board" in statement and "for embedded (" in statement and " words)" in statement
+    assert statement.endswith(f"; {len(ranked)} boards score >= 120")
+    assert (f"{best} ({score})" in statement) == (len(tied) == 1)
+    assert f"{len(tied)} best 2x3 boards" in statement or len(tied) == 1
+    assert "--resume" not in result.stdout
+    proof = _finish(out)["proof"]
+    assert list(_finish(out))[3] == "proof", "the proof heads the finish record"
+    assert proof["complete"] is True and proof["statement"] == statement
+    assert (proof["classes_done"], proof["classes_total"], proof["failed"]) == (216, 216, 0)
+    assert (proof["min_score"], proof["min_score_from"], proof["boards"]) == (120, "given", len(ranked))
+
+
+def test_an_interrupted_proof_says_so_and_how_to_finish(run_cli: Run, tmp_path: Path) -> None:
+    """A proof stopped by its budget exits with INCOMPLETE (3), names what is
+    left and prints the exact --resume command; the run file agrees."""
+    out = tmp_path / "run.jsonl"
+    result = run_cli(*PROOF, "--evals", "1", "--out", str(out))
+    assert result.returncode == INCOMPLETE == 3, result.stderr
+    done = sum('"class"' in line for line in out.read_text().splitlines() if '"checkpoint"' in line)
+    assert 0 < done < 216
+    assert (f"# proof INCOMPLETE: {done} of 216 classes done, 0 failed" in result.stdout)
+    assert f"not proved: the proof stopped (used 1 evaluations) with {216 - done} of 216 classes not done" \
+        in result.stdout.replace(",", "")
+    # the segment used its whole budget: the command gives the next one the same again
+    command = f"boggle-opt run --resume {out} --evals 1"
+    assert result.stdout.rstrip().endswith(f"# to finish the proof: {command}")
+    proof = _finish(out)["proof"]
+    assert proof["complete"] is False and proof["classes_done"] == done and proof["classes_total"] == 216
+    again = run_cli(*command.split()[1:], "--progress", "none")
+    assert again.returncode == INCOMPLETE, again.stderr
+    assert _finish(out)["proof"]["classes_done"] > done
+    resumed = run_cli("run", "--resume", str(out), "--progress", "none", "--evals", "10000000")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "# proof complete: 216 of 216 classes done" in resumed.stdout
+    assert _finish(out)["proof"]["complete"] is True
+
+
+def test_jsonl_progress_carries_the_statement(run_cli: Run) -> None:
+    result = run_cli(*PROOF[:-2], "--progress", "jsonl")
+    assert result.returncode == 0, result.stderr
+    finish = json.loads(result.stderr.strip().splitlines()[-1])
+    assert finish["type"] == "finish" and finish["proof"]["complete"] is True
+    assert finish["proof"]["statement"].startswith("proved: ") and finish["proof"]["statement"] in result.stdout
+
+
+def test_the_report_leads_with_the_statement(complete: tuple[subprocess.CompletedProcess[str], Path],
+                                             tmp_path: Path) -> None:
+    """The proof section comes first and opens with the statement; the classes
+    done are given once, as the run file's records count them; no flat
+    best-score plot."""
+    _, out = complete
+    # a run file whose last progress record lags behind its class records, as a real one does
+    lines = out.read_text().splitlines()
+    lagging = tmp_path / "lagging.jsonl"
+    stale = {"type": "progress", "elapsed": 0.1, "evaluations": 0,
+             "stats": {"classes": "5/216", "classes done": 5, "classes total": 216}}
+    lagging.write_text("\n".join([*lines[:-1], json.dumps(stale), lines[-1]]) + "\n")
+    page = report.render(report.read_records(str(lagging)))
+    statement = _finish(out)["proof"]["statement"]
+    body = page[page.index("<body>"):]
+    assert body.index("<h2>Proof</h2>") < body.index("<h2>Settings</h2>")
+    section = body[body.index("<h2>Proof</h2>"):]
+    first = re.search(r"<p[^>]*>(.*?)</p>", section)
+    assert first is not None and first.group(1) == statement.replace(">", "&gt;")
+    assert "216 of 216 classes done" in section and "min score 120 (given" in section and "5/216" not in page and "last progress record)" not in page
+    assert "Best score over time" not in page
+    assert "Classes over time" in section and '<div class="best">' in section
+
+
+def _state(stats: dict[str, Any], boards: dict[str, int]) -> RunState:
+    state = RunState("bnb", {"size": "4x4", "rule": "standard", "wordlist_label": "enable2k (173,528 words)"},
+                     Budget(seconds=600))
+    state.stats = stats
+    state.boards = dict(boards)
+    if boards:
+        state.best_board, state.best_score = max(boards.items(), key=lambda kv: kv[1])
+    return state
+
+
+def _panel_lines(state: RunState) -> list[str]:
+    from rich.console import Console
+
+    from boggle_opt.boards import size_geometry
+    from boggle_opt.cli.display import RichDisplay
+
+    console = Console(width=80, record=True, color_system=None)
+    display = RichDisplay("bnb · standard · 4x4 · enable2k (173,528 words)", size_geometry("4x4").grid, console)
+    display._state = state
+    console.print(display._render())
+    return console.export_text().rstrip("\n").splitlines()
+
+
+def test_the_live_panel_of_a_proof_fits_80x24_with_a_proofs_numbers() -> None:
+    stats: dict[str, Any] = {
+        "classes": "430/1,068,363", "classes done": 430, "classes total": 1_068_363, "classes/s": 17.2,
+        "workers": 2, "tasks in flight": 4, "tasks split": 3, "retries": 1, "failed": 0,
+        "tasks/s": 17.0, "tasks solved": 433, "worker busy s": 50.0, "pruned at root": 400,
+        "candidates": 12345, "boards >= min": 1, "best": -1, "min score": 3500,
+        "min score from": "given", "time left": "17.2 h", "tree build s": 1.0, "merge s": 1.0,
+        "orderly bound s": 1.0, "re-score s": 1.0, "largest tree": 1_234_567, "worker peak MB": 300.0,
+    }
+    state = _state(stats, {"perslatgsineters": 3625})
+    state.evaluations = 10**6
+    lines = _panel_lines(state)
+    text = "\n".join(lines)
+    assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
+    for shown in ("430 / 1,068,363", "17.2 classes/s", "17.2 h", "4 tasks on 2 workers", "1,234,567 nodes",
+                  "boards >= 3,500  1 (best 3,625)"):
+        assert shown in text
+    for hidden in ("evaluations", "/s)", "best over time", "best -1", "tasks/s", "candidates"):
+        assert hidden not in text
+    state.stop_reason = "searcher finished"
+    state.stats = {**stats, "classes done": 1_068_363, "tasks in flight": 0}
+    lines = _panel_lines(state)
+    assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
+    assert "proved: perslatgsineters (3,625) is the best 4x4 board" in " ".join(lines).replace("│", " ")
+
+
+def test_the_live_panel_says_the_warm_up_climb_chooses_the_min_score() -> None:
+    lines = _panel_lines(_state({"classes total": 2862, "warm-up climb best": 545}, {}))
+    text = "\n".join(lines)
+    assert "warm-up climb" in text and "choosing the min score: best so far 545" in text
+    assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
+
+
+def test_a_signal_after_a_complete_proof_does_not_change_its_exit() -> None:
+    """Once held (a proof that covered every class), SIGTERM neither raises nor
+    turns the status into 143; without the hold it does both."""
+    import os
+    import signal
+
+    from boggle_opt.signals import Terminated, hold_signals, on_termination
+
+    with on_termination() as seen:
+        hold_signals()
+        os.kill(os.getpid(), signal.SIGTERM)
+    assert seen.status(0) == 0
+    with pytest.raises(Terminated), on_termination() as seen:
+        os.kill(os.getpid(), signal.SIGTERM)
+    assert seen.status(0) == 143
