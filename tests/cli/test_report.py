@@ -16,7 +16,7 @@ import pytest
 from boggle_opt.cli import report
 from boggle_opt.boards import size_geometry
 from boggle_opt.core.errors import BoggleOptError
-from boggle_opt.dictionary.dictionary import load_dictionary
+from boggle_opt.registry.dictionaries import load_dictionary
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 PROOF = ["--searcher", "bnb", "--size", "2x3", "--wordlist", "enable2k", "-o", "min-score", "100",
