@@ -9,12 +9,11 @@ What a plugin author needs is here, under one name::
     @boggle_opt.hookimpl
     def register_searchers(register): register(MySearcher)
 
-``SearcherBase``, ``Searcher``, ``Problem``, the events (``Improved``,
-``Progress``, ``Checkpoint``, ``Event``), ``check`` for validating options,
-``ScoringRule``, ``WordListSource``, the board helpers module ``boards`` and
-the test class ``SearcherConformance`` (imported on first use: it needs
-pytest). ``search("annealing", ...)`` runs a search from Python (with ``RunSpec``
-and ``SearchResult``; imported on first use, as they bring the driver and numpy).
+Everything the docs and the examples use is here, in ``boggle_opt.testing`` or in
+``boggle_opt.boards``, and docs/usage.md ("Public API") lists each name with one
+line. ``search`` and the run's names (``RunSpec``, ``Driver``, ``read_run_file``,
+...) are imported on first use, as they bring the driver and numpy; so is
+``SearcherConformance``, which needs pytest.
 Importing this package loads no plugins; ``load_plugins()`` does.
 """
 
@@ -41,27 +40,44 @@ hookimpl = pluggy.HookimplMarker("boggle_opt")
 # after hookimpl: nothing below imports it, but a plugin imported later may
 from . import boards  # noqa: E402
 from .analysis import BoardReport, analyse  # noqa: E402
+from .constraints.dice import DiceSet  # noqa: E402
+from .core.errors import BoardError, BoggleOptError, PluginError, WordListError  # noqa: E402
+from .core.geometry import Geometry  # noqa: E402
 from .dictionary.dictionary import Dictionary  # noqa: E402
-from .searching.options import OptionError, check  # noqa: E402
+from .searching.options import OptionError, check, make_options  # noqa: E402
 from .registry.dictionaries import load_dictionary  # noqa: E402
 from .registry.loader import PluginLoader, load_plugins  # noqa: E402
+from .registry.registries import Registries  # noqa: E402
 from .dictionary.rules import ScoringRule  # noqa: E402
 from .searching.interface import (  # noqa: E402
-    Checkpoint, Event, Improved, Problem, Progress, Searcher, SearcherBase,
+    Checkpoint, Event, Improved, Problem, Progress, Searcher, SearcherBase, Stopping,
 )
 from .dictionary.wordlist import WordListSource  # noqa: E402
 
 if TYPE_CHECKING:
     from .runs.run import RunSpec, SearchResult, search
+    from .runs.runfile import PastRun, read_run_file
+    from .searching.driver import Budget, Driver, RunState
     from .testing import SearcherConformance
 
+# The whole public API (docs/usage.md, "Public API", lists each name with one line);
+# the docs and examples import nothing else (tests/api/test_public_api.py).
 __all__ = [
-    "COMPILED", "BoardReport", "Checkpoint", "Dictionary", "Event", "Improved", "OptionError",
-    "PluginLoader", "Problem", "Progress", "RunSpec", "ScoringRule", "SearchResult", "Searcher",
-    "SearcherBase",
-    "SearcherConformance", "WordListSource", "__version__", "analyse", "boards", "check",
-    "hookimpl", "load_dictionary", "load_plugins", "search",
+    "COMPILED", "BoardError", "BoardReport", "BoggleOptError", "Budget", "Checkpoint", "DiceSet",
+    "Dictionary", "Driver", "Event", "Geometry", "Improved", "OptionError", "PastRun",
+    "PluginError", "PluginLoader", "Problem", "Progress", "Registries", "RunSpec", "RunState",
+    "ScoringRule", "SearchResult", "Searcher", "SearcherBase", "SearcherConformance", "Stopping",
+    "WordListError", "WordListSource", "__version__", "analyse", "boards", "check", "hookimpl",
+    "load_dictionary", "load_plugins", "make_options", "read_run_file", "search",
 ]
+
+#: names imported on first use, and their modules: a run brings the driver and numpy,
+#: which `boggle-opt score` starts without
+_LAZY = {
+    "search": "runs.run", "RunSpec": "runs.run", "SearchResult": "runs.run",
+    "read_run_file": "runs.runfile", "PastRun": "runs.runfile",
+    "Budget": "searching.driver", "Driver": "searching.driver", "RunState": "searching.driver",
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -70,9 +86,8 @@ def __getattr__(name: str) -> Any:
         from .testing import SearcherConformance
 
         return SearcherConformance
-    if name in ("search", "RunSpec", "SearchResult"):
-        # a run brings the driver and numpy: `boggle-opt score` starts without them
-        from .runs import run
+    if name in _LAZY:
+        import importlib
 
-        return getattr(run, name)
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module 'boggle_opt' has no attribute {name!r}")

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from boggle_opt import hookimpl
-from boggle_opt.constraints.dice import DiceSet
+from boggle_opt import DiceSet, hookimpl
 
 CLASSIC = DiceSet(
     "classic",

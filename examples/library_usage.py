@@ -12,10 +12,10 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from boggle_opt import Checkpoint, Event, Improved, Progress, analyse, load_dictionary, load_plugins
-from boggle_opt.searching.driver import RunState
-from boggle_opt.runs.runfile import read_run_file
-from boggle_opt.runs.run import search
+from boggle_opt import (
+    Checkpoint, Event, Improved, Progress, RunState, analyse, load_dictionary, load_plugins,
+    read_run_file, search,
+)
 
 BOARDS = ["perslatgsineters", "gnessoriltaeseti", "abcdefghijklmnop"]
 

@@ -45,7 +45,7 @@ from boggle_opt.core.tree import cell_order
 from boggle_opt.proofs.executor import Done, Failed, Split, TaskRunner, WorkerSetup, failed_tasks_error
 from boggle_opt.runs.fingerprints import kernel_version
 from boggle_opt.searching.options import check
-from boggle_opt.runs import proof
+from boggle_opt.proofs import outcome as proof
 from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs
 from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase, Stopping
 

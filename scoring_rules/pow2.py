@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from boggle_opt import hookimpl
-from boggle_opt.dictionary.rules import ScoringRule
+from boggle_opt import ScoringRule, hookimpl
 
 
 def _points(word: str) -> int:

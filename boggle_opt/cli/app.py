@@ -32,7 +32,7 @@ from ..registry.registries import Entry, Registries
 from .score import add_parser as add_score_parser
 from .show import add_parser as add_show_parser
 from .report import add_parser as add_report_parser
-from ..runs.proof import INCOMPLETE, ProofOutcome, is_proof, outcome, resume_command
+from ..proofs.outcome import INCOMPLETE, ProofOutcome, is_proof, outcome, resume_command
 from ..signals import exit_status, hold_signals, on_termination, status_for
 from .verify import add_parser as add_verify_parser
 

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..runs import proof
+from ..proofs import outcome as proof
 from ..searching.driver import Consumer, RunState
 from ..runs.events import event_record, finish_record, progress_record, start_record
 from ..searching.interface import Event, Improved, Progress, Stat

@@ -295,7 +295,7 @@ def class_cost_svg(seconds: Sequence[float], nodes: Sequence[int]) -> str:
 def _total_classes(run: RunRecord) -> int:
     """How many classes the proof covers: the finish record's, else the last
     progress record's (``classes total``, or ``classes`` as ``done/total``)."""
-    from ..runs import proof
+    from ..proofs import outcome as proof
 
     if run.proof is not None and isinstance(run.proof.get("classes_total"), int):
         return int(run.proof["classes_total"])
@@ -313,7 +313,7 @@ def proof_outcome(run: RunRecord) -> tuple[Any, Ledger, list[tuple[str, int]]] |
     """What a run file's proof proved, from its class records (the run file is
     the source of truth: the counts are those of its records); None if the
     run is not a proof."""
-    from ..runs import proof
+    from ..proofs import outcome as proof
 
     ours = [c for c in run.checkpoints if c.get("kind") == "bnb"]
     if not ours:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..searching.driver import RunState
-from .proof import outcome
+from ..proofs.outcome import outcome
 from ..searching.interface import Checkpoint, Event, Improved, Progress
 
 SCHEMA = 1

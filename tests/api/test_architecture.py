@@ -198,3 +198,39 @@ def test_architecture_page_names_only_modules_that_exist() -> None:
         for path in (REPO / "boggle_opt" / package).glob("*.py"):
             if path.stem != "__init__":
                 assert re.search(rf"\b{path.stem}\b", text), f"docs/architecture.md misses {package}/{path.name}"
+
+
+#: what a built-in plugin may import: the public API (docs/usage.md, "Public API"), the
+#: proof machinery, and its own folder
+PLUGIN_ROOTS = ("boggle_opt.plugins", "boggle_opt.scoring_rules", "boggle_opt.wordlists", "boggle_opt.dice_sets")
+PLUGIN_MAY_IMPORT = ("boggle_opt", "boggle_opt.boards", "boggle_opt.testing", "boggle_opt.proofs", *PLUGIN_ROOTS)
+#: imports below the public API that built-in searchers still make (numpy on first use,
+#: checkpoint parsing, the compiled kernels longword and bnb drive): known, and not to grow
+BELOW_THE_API = {
+    "boggle_opt.plugins._plant": {"boggle_opt.core.geometry", "boggle_opt.lazy"},
+    "boggle_opt.plugins.annealing": {"boggle_opt.lazy", "boggle_opt.runs.records",
+                                     "boggle_opt.searching.interface", "boggle_opt.searching.options"},
+    "boggle_opt.plugins.bnb": {"boggle_opt.core.geometry", "boggle_opt.core.tree", "boggle_opt.lazy",
+                               "boggle_opt.runs.fingerprints", "boggle_opt.runs.records",
+                               "boggle_opt.searching.interface", "boggle_opt.searching.options"},
+    "boggle_opt.plugins.genetic": {"boggle_opt.lazy", "boggle_opt.runs.records",
+                                   "boggle_opt.searching.interface", "boggle_opt.searching.options"},
+    "boggle_opt.plugins.hillclimb": {"boggle_opt.lazy", "boggle_opt.runs.records",
+                                     "boggle_opt.searching.interface", "boggle_opt.searching.options"},
+    "boggle_opt.plugins.longword": {"boggle_opt.constraints.fixed", "boggle_opt.core.errors",
+                                    "boggle_opt.core.geometry", "boggle_opt.core.paths",
+                                    "boggle_opt.core.scorer", "boggle_opt.core.trie", "boggle_opt.lazy",
+                                    "boggle_opt.searching.interface", "boggle_opt.searching.options"},
+    "boggle_opt.wordlists.research": {"boggle_opt.core.errors", "boggle_opt.dictionary.wordlist"},
+}
+
+
+def test_built_in_plugins_import_only_the_public_api_and_proofs() -> None:
+    def allowed(src: str, dst: str) -> bool:
+        return (dst in PLUGIN_MAY_IMPORT or dst.startswith(tuple(p + "." for p in PLUGIN_MAY_IMPORT[1:]))
+                or dst in BELOW_THE_API.get(src, set()))
+
+    bad = [f"{src} imports {dst}" for src, targets in sorted(GRAPH.items()) if src.startswith(PLUGIN_ROOTS)
+           for dst in sorted(targets) if not allowed(src, dst)]
+    assert not bad, ("built-in plugins import past the public API and boggle_opt.proofs "
+                     "(export what they need from boggle_opt):\n" + "\n".join(bad))

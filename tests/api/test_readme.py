@@ -48,3 +48,23 @@ def test_links_lead_somewhere() -> None:
         text = page.read_text(encoding="utf-8")
         for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
             assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
+
+
+def test_the_tour_shows_every_command() -> None:
+    parser = cli.build_parser()
+    subcommands = next(a for a in parser._actions if isinstance(getattr(a, "choices", None), dict))
+    shown = {line.split()[1] for b in _sh_blocks(README)[2:] for line in b
+             if line.startswith("boggle-opt ")}
+    missing = sorted(set(subcommands.choices) - shown)
+    assert not missing, f"README's tour has no example of: {missing}"
+
+
+def test_a_front_page_links_the_docs_and_keeps_no_dated_figures() -> None:
+    for page in ("usage", "plugins", "architecture", "benchmarks", "reference"):
+        assert f"](docs/{page}.md)" in README, f"README does not link docs/{page}.md"
+    dated = re.findall(r"\b20\d\d-\d\d-\d\d\b", README)
+    assert not dated, f"dated figures belong in docs/benchmarks.md, not README.md: {dated}"
+    # the picture is drawn from the embedded list: nothing derived from the research lists
+    svg = re.search(r"!\[[^]]*\]\((docs/images/[\w.-]+\.svg)\)", README)
+    assert svg, "README shows no board picture"
+    assert "embedded (" in (REPO / svg.group(1)).read_text(encoding="utf-8")

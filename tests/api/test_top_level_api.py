@@ -16,7 +16,11 @@ from boggle_opt import analysis
 from boggle_opt.dictionary import dictionary, rules, wordlist
 from boggle_opt.searching import options, interface as search
 from boggle_opt.registry import dictionaries, loader as plugin_loader
-from boggle_opt.runs import run
+from boggle_opt.constraints import dice
+from boggle_opt.core import errors, geometry
+from boggle_opt.registry import registries
+from boggle_opt.runs import run, runfile
+from boggle_opt.searching import driver
 
 #: each public name and the module it lives in
 HOMES = {
@@ -29,6 +33,10 @@ HOMES = {
     "analyse": analysis, "BoardReport": analysis,
     "load_plugins": plugin_loader, "PluginLoader": plugin_loader,
     "search": run, "RunSpec": run, "SearchResult": run,
+    "Stopping": search, "make_options": options, "Registries": registries, "DiceSet": dice,
+    "Geometry": geometry, "WordListError": errors, "BoardError": errors, "PluginError": errors,
+    "BoggleOptError": errors, "read_run_file": runfile, "PastRun": runfile,
+    "Budget": driver, "Driver": driver, "RunState": driver,
 }
 
 

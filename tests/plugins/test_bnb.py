@@ -25,7 +25,7 @@ from boggle_opt.dictionary.dictionary import Dictionary, to_key
 from boggle_opt.proofs.executor import WINDOW_PER_WORKER
 from boggle_opt.registry.loader import Registries
 from boggle_opt.plugins import bnb
-from boggle_opt.runs.proof import INCOMPLETE
+from boggle_opt.proofs.outcome import INCOMPLETE
 from boggle_opt.plugins.bnb import BranchAndBound
 from boggle_opt.searching.interface import Checkpoint, Problem
 from boggle_opt.dictionary.wordlist import clean_words

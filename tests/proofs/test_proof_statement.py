@@ -16,7 +16,7 @@ import pytest
 
 from boggle_opt.cli import report
 from boggle_opt.searching.driver import Budget, RunState
-from boggle_opt.runs.proof import INCOMPLETE
+from boggle_opt.proofs.outcome import INCOMPLETE
 
 PROOF = ["run", "--searcher", "bnb", "--size", "2x3", "-o", "min-score", "120", "--progress", "none"]
 Run = Callable[..., subprocess.CompletedProcess[str]]

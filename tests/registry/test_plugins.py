@@ -247,7 +247,7 @@ PLUGIN_MODULES = {
 }
 
 
-@pytest.mark.parametrize("imports", ["boggle_opt", "boggle_opt.api, boggle_opt.runs.run, boggle_opt.cli.app"])
+@pytest.mark.parametrize("imports", ["boggle_opt", "boggle_opt.registry.dictionaries, boggle_opt.runs.run, boggle_opt.cli.app"])
 def test_import_loads_no_plugins(imports, tmp_path):
     # run away from the repository: from its root, `python -c` would import the
     # source folder boggle_opt/ instead of the installed package

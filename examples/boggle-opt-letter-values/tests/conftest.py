@@ -14,9 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from boggle_opt.api import load_dictionary
-from boggle_opt.dictionary.dictionary import Dictionary
-from boggle_opt.registry.loader import Registries, load_plugins
+from boggle_opt import Dictionary, Registries, load_dictionary, load_plugins
 
 from helpers import RULE, WORDLIST, RunCli
 

@@ -11,10 +11,10 @@ from itertools import islice
 import numpy as np
 import pytest
 
-from boggle_opt.api import load_dictionary, make_geometry
-from boggle_opt.searching.options import OptionError, make_options
-from boggle_opt.registry.loader import load_plugins
-from boggle_opt.searching.interface import Improved, Problem, Progress
+from boggle_opt import (
+    Improved, OptionError, Problem, Progress, load_dictionary, load_plugins, make_options,
+)
+from boggle_opt.boards import make_geometry
 from boggle_opt.testing import SearcherConformance
 from boggle_opt_tabu import TabuSearch
 from boggle_opt_tabu.tabu import _Walk

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from boggle_opt import hookimpl
-from boggle_opt.dictionary.rules import ScoringRule
+from boggle_opt import ScoringRule, hookimpl
 
 #: English Scrabble tile values
 LETTER_VALUES: dict[str, int] = {

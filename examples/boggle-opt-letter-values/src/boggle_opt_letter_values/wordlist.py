@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from importlib.resources import files
 
-from boggle_opt import hookimpl
-from boggle_opt.core.errors import WordListError
-from boggle_opt.dictionary.wordlist import WordListSource
+from boggle_opt import WordListError, WordListSource, hookimpl
 
 WORD_FILE = "everyday.txt"
 

@@ -25,9 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from boggle_opt import Event, Improved, Problem, Progress, SearcherBase, check
 from boggle_opt.boards import with_letter
-from boggle_opt.searching.options import check
-from boggle_opt.searching.interface import Event, Improved, Problem, Progress, SearcherBase
 
 _A = ord("a")
 Ints = npt.NDArray[np.int64]

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Union
 
-if TYPE_CHECKING:
-    from ..searching.interface import Stat
+#: a ``Progress`` stat's value (``searching.interface.Stat``; proofs/ lies below searching/)
+Stat = Union[int, float, str]
 
 #: exit status of a proof that stopped before it covered every class (budget,
 #: failed tasks): not 1 (an error), 2 (bad usage) or 128 + a signal
