@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from distributed import WorkerPlugin
+from distributed import WorkerPlugin, get_client, get_worker
 
 from boggle_opt.proofs.executor import TaskContext, WorkerSetup
 
@@ -17,6 +17,11 @@ _context: tuple[str, TaskContext] | None = None
 
 def plugin_name(token: str) -> str:
     return f"boggle-opt-{token}"
+
+
+def started_topic(token: str) -> str:
+    """The Dask event topic on which a run's tasks say where they start."""
+    return f"boggle-opt-{token}-started"
 
 
 class ContextPlugin(WorkerPlugin):
@@ -37,6 +42,11 @@ class ContextPlugin(WorkerPlugin):
 
 def run_task(token: str, task: Any) -> Any:
     global _context
+    worker = get_worker()
+    # said before the task runs, and waited for: the scheduler has it even if
+    # the task then kills this worker at once, so the client can tell the task
+    # that was running from those merely queued here (Dask fails them all)
+    get_client().log_event(started_topic(token), [worker.get_current_task(), worker.address])
     if _context is None or _context[0] != token:
         setup = _setups[token]
         _context = (token, setup.factory(*setup.args))

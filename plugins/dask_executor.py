@@ -5,10 +5,13 @@ on this machine; ``--scheduler tcp://HOST:PORT`` uses a cluster started with
 Dask's own ``dask scheduler`` and ``dask worker`` commands (every worker
 needs boggle-opt installed). Each worker builds its context once, from a
 worker plugin the scheduler also hands to workers that join or restart
-later. A worker that dies mid-task makes Dask fail the task with
+later. A worker that dies makes Dask fail the tasks it held with
 ``KilledWorker`` (at once on a ``LocalCluster``; an external scheduler
-first retries it ``distributed.scheduler.allowed-failures`` times); the
-task comes back ``Lost``, to be split or retried by the runner. This module
+first retries them ``distributed.scheduler.allowed-failures`` times): each
+task says where it starts before it runs, so only the one that was running
+there comes back ``Lost``, to be split or retried by the runner, and the
+others are resubmitted. A lost scheduler stops the run at once
+(``ExecutorLost``), not after Dask's reconnect attempts. This module
 imports Dask only when a run uses it.
 """
 
@@ -16,11 +19,15 @@ from __future__ import annotations
 
 import logging
 import time
+from concurrent.futures import CancelledError  # what Dask raises for cancelled futures
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from boggle_opt import hookimpl
 from boggle_opt.proofs.executor import Done, ExecutorError, ExecutorSettings, Lost, WorkerSetup
+
+if TYPE_CHECKING:
+    from boggle_opt.searching.driver import ExecutorLost
 
 INSTALL = "pip install 'boggle-opt[dask]'"
 
@@ -31,16 +38,40 @@ class DaskSession:
     def __init__(self, client: Any, cluster: Any, setup: WorkerSetup) -> None:
         from distributed import KilledWorker
 
-        from ._dask_worker import ContextPlugin, plugin_name
+        from ._dask_worker import ContextPlugin, plugin_name, started_topic
 
         self.client = client
         self.cluster = cluster
+        self.address = str(client.scheduler.address)
         self.token = setup.token
         self.killed = KilledWorker
         self.plugin = plugin_name(setup.token)
+        #: task key -> the worker it last started on, as the task said (run_task)
+        self.started: dict[str, str] = {}
+        # before any task is submitted: the subscription and the tasks share
+        # one ordered stream, so no task's word is missed
+        client.subscribe_topic(started_topic(setup.token), self._on_started)
         client.register_plugin(ContextPlugin(setup), name=self.plugin)
         self.pending: dict[Any, Any] = {}
         self._workers = (0.0, 1)  # (when counted, how many)
+        #: the scheduler was found gone (``_lost``)
+        self.gone = False
+
+    def _on_started(self, event: tuple[float, list[str]]) -> None:
+        key, worker = event[1]
+        self.started[key] = worker
+
+    def _lost(self) -> ExecutorLost:
+        """The run's stop when the client has lost its scheduler: at once, not
+        after Dask's reconnect attempts (``distributed.comm.timeouts.connect``)."""
+        from boggle_opt.searching.driver import ExecutorLost
+
+        self.gone = True
+        return ExecutorLost(f"lost the Dask scheduler at {self.address}")
+
+    def _check(self) -> None:
+        if self.client.status != "running":
+            raise self._lost()
 
     @property
     def workers(self) -> int:
@@ -48,13 +79,18 @@ class DaskSession:
         counted, n = self._workers
         now = time.monotonic()
         if now - counted >= 1.0:
-            n = max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})))
+            self._check()
+            try:
+                n = max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})))
+            except (OSError, CancelledError):  # no answer: gone, whether or not the client knows yet
+                raise self._lost() from None
             self._workers = (now, n)
         return n
 
     def submit(self, task: Any) -> None:
         from ._dask_worker import run_task
 
+        self._check()
         future = self.client.submit(run_task, self.token, task, pure=False)
         self.pending[future] = task
 
@@ -64,24 +100,37 @@ class DaskSession:
         if not self.pending:
             return []
         try:
-            finished, _ = wait(list(self.pending), timeout=timeout, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
+            wait(list(self.pending), timeout=timeout, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
         except TimeoutError:
-            return []
-        except OSError as exc:
-            raise ExecutorError(f"lost the Dask scheduler: {exc}") from None
+            pass
+        except (OSError, CancelledError):
+            pass  # a lost connection cancels every future: judged below
+        self._check()
         out: list[Done[Any, Any] | Lost[Any]] = []
-        for future in finished:
+        for future in [f for f in self.pending if f.done()]:
             if future.status in ("lost", "pending"):
                 # its result sat on a worker that died before we fetched it:
                 # Dask computes it again, so wait for it as before
                 continue
             task = self.pending.pop(future)
-            if future.status == "finished":
-                out.append(Done(task, future.result()))
-                continue
-            error = future.exception() if future.status == "error" else None
-            if error is None or isinstance(error, self.killed):
-                out.append(Lost(task, "a Dask worker died" if error is not None else "cancelled by Dask"))
+            ran_on = self.started.pop(future.key, None)
+            try:
+                if future.status == "finished":
+                    out.append(Done(task, future.result()))
+                    continue
+                error = future.exception() if future.status == "error" else None
+            except (OSError, CancelledError):  # the scheduler went while we fetched it
+                raise self._lost() from None
+            if isinstance(error, self.killed):
+                # Dask fails every task its dead worker held, queued or
+                # running (distributed#5234): only the one that was running
+                # there is lost; the others go back as they were, uncounted
+                if ran_on is not None and ran_on == getattr(error.last_worker, "address", error.last_worker):
+                    out.append(Lost(task, "a Dask worker died"))
+                else:
+                    self.submit(task)
+            elif error is None:
+                out.append(Lost(task, "cancelled by Dask"))
             else:  # a bug in the task: one line, not a traceback
                 raise ExecutorError(
                     f"a task failed on a Dask worker: {type(error).__name__}: {error}"
@@ -89,18 +138,35 @@ class DaskSession:
         return out
 
     def close(self) -> None:
-        for future in self.pending:
-            future.cancel()
+        lost = self.gone or self.client.status != "running"
+        pending = list(self.pending)
         self.pending.clear()
+        self.started.clear()
+        # closing a client whose scheduler is gone stops its reconnect
+        # attempts, which Dask logs as a traceback: the run has said why it stopped
+        quiet = [logging.getLogger(name) for name in ("distributed.client", "distributed.utils")] if lost else []
+        for logger in quiet:
+            logger.disabled = True
         try:
-            if self.cluster is None:  # a shared cluster: leave it as it was
+            if not lost:
+                self.client.cancel(pending)
+            if self.cluster is None and not lost:  # a shared cluster: leave it as it was
                 self.client.unregister_worker_plugin(self.plugin)
+            elif self.cluster is not None and not lost:
+                # a nanny still restarting a worker that died makes
+                # LocalCluster.close fail ("can only join a started process")
+                # and leaves it closing for ever
+                self.client.wait_for_workers(len(self.cluster.worker_spec), timeout=10)
         except Exception:  # noqa: BLE001 - closing after an error: say nothing more
             pass
         finally:
-            self.client.close()
-            if self.cluster is not None:
-                self.cluster.close()
+            try:
+                self.client.close()
+                if self.cluster is not None:
+                    self.cluster.close()
+            finally:
+                for logger in quiet:
+                    logger.disabled = False
 
 
 class DaskExecutor:
@@ -110,23 +176,38 @@ class DaskExecutor:
 
     def __init__(self, settings: ExecutorSettings) -> None:
         self.settings = settings
+        # an existing cluster is reached now, so an unreachable scheduler is
+        # refused before the run starts (and before it writes its run file)
+        self._client: Any = None if settings.scheduler is None else self._connect(settings.scheduler)
+
+    @staticmethod
+    def _connect(address: str) -> Any:
+        try:
+            import dask
+            from distributed import Client
+        except ImportError:
+            raise ExecutorError(f"--executor dask needs Dask: {INSTALL}") from None
+        try:
+            # Dask's own setting (DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT), 30 s by default
+            return Client(address, timeout=dask.config.get("distributed.comm.timeouts.connect"))  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise ExecutorError(
+                f"cannot reach the Dask scheduler at {address}: {exc} "
+                "(start it, or --executor local runs on this machine)"
+            ) from None
 
     def open(self, setup: WorkerSetup) -> DaskSession:
+        if self.settings.scheduler is not None:
+            client, self._client = self._client or self._connect(self.settings.scheduler), None
+            return DaskSession(client, None, setup)
         try:
             import dask
             from distributed import Client, LocalCluster
         except ImportError:
             raise ExecutorError(f"--executor dask needs Dask: {INSTALL}") from None
-        address = self.settings.scheduler
-        if address is not None:
-            try:
-                # Dask's own setting (DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT), 30 s by default
-                client = Client(address, timeout=dask.config.get("distributed.comm.timeouts.connect"))  # type: ignore[no-untyped-call]
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise ExecutorError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-            return DaskSession(client, None, setup)
-        # the runner splits or retries a task whose worker died, so Dask need
-        # not run it again as it was
+        # Dask fails every task of a worker that dies at once (no retries of
+        # its own): the session reruns those that were only queued there, and
+        # the runner splits or retries the one that was running
         with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
             cluster = LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=self.settings.jobs, threads_per_worker=1, processes=True,

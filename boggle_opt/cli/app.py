@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -200,6 +201,13 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         if writer is not None and writer.error is not None:
             print(f"{PROG}: error: {writer.error}", file=sys.stderr)
             return 1  # no report from a run file that could not be written
+        if state.failed:  # e.g. a lost Dask scheduler: what was found is printed above
+            again = ns.resume or ns.out
+            print(f"{PROG}: error: {state.stop_reason}" + (
+                f"; the run file keeps what was done: `{PROG} run --resume {shlex.quote(again)}` continues it "
+                "(add --executor local to continue on this machine)" if again else ""
+            ), file=sys.stderr)
+            return 1
         if ns.report is not None and path is not None:
             write_report(path, ns.report, regs)
             out.write(f"# report: {ns.report}\n")

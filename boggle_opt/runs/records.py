@@ -137,7 +137,7 @@ def _check_task(inner: Mapping[str, Any], where: str) -> None:
         raise RunFileError(str(exc)) from None
 
 
-_SETTINGS_TEXT = ("searcher", "size", "rule", "wordlist")
+_SETTINGS_TEXT = ("searcher", "size", "rule", "wordlist", "executor", "scheduler")
 
 
 def check_settings(settings: Mapping[str, Any], path: str) -> None:

@@ -173,6 +173,10 @@ class RunSpec:
         limits = settings.get("constraints") or {}
         if not isinstance(limits, dict) or not all(isinstance(v, str) for v in limits.values()):
             raise BoggleOptError(f"run file {path!r} settings: 'constraints' is not an object of strings")
+        if executor is None and scheduler is None:  # where the run's tasks ran before
+            executor, scheduler = settings.get("executor"), settings.get("scheduler")
+            if executor == "local":
+                executor = None  # the default, which a searcher that runs no tasks refuses by name
         spec = cls.build(
             str(settings["searcher"]), registries,
             options=dict(settings.get("options") or {}),
@@ -231,6 +235,12 @@ class RunSpec:
         }
         if self.constraints.active:
             record["constraints"] = self.constraints.record()
+        if self.executor_class is not None and getattr(self.searcher, "parallel", False):
+            # where its tasks ran, which --resume keeps (a cluster's run does
+            # not quietly go on in one local process)
+            record["executor"] = self.executor
+            if self.scheduler is not None:
+                record["scheduler"] = self.scheduler
         return record
 
     def prepare(self, registries: Registries | None = None,

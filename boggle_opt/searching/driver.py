@@ -67,6 +67,9 @@ class RunState:
     #: latest Progress stats (per worker when several run)
     stats: dict[str, Stat] = field(default_factory=dict)
     stop_reason: str = ""
+    #: stopped by a failure (``StopRun.failure``, e.g. a lost cluster), not by
+    #: its budget or the user: the command says so and exits non-zero
+    failed: bool = False
     finished: bool = False
 
     def elapsed(self) -> float:
@@ -93,6 +96,17 @@ class StopRun(BoggleOptError):
     """Raised by a consumer to end the run early, keeping what was found
     (e.g. a run file that can no longer be written); the message is the
     stop reason."""
+
+    #: the stop is a failure (``RunState.failed``), not a normal end
+    failure: bool = False
+
+
+class ExecutorLost(StopRun):
+    """The executor went away mid-run (e.g. a Dask scheduler killed): the run
+    stops as at a budget stop, keeping what it found, and the command then
+    fails with the message (the stop reason)."""
+
+    failure = True
 
 
 class ProblemSource(Protocol):
@@ -160,6 +174,7 @@ class Driver:
             pass
         except StopRun as exc:
             state.stop_reason = str(exc)
+            state.failed = exc.failure
         except BoggleOptError as exc:
             # e.g. a proof's failed tasks: the finish record says why it ended
             state.stop_reason = str(exc)

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from boggle_opt.proofs.outcome import INCOMPLETE
+
 from boggle_opt.cli import report
 
 Cli = Callable[..., subprocess.CompletedProcess[str]]
@@ -141,7 +143,8 @@ def test_tiny_sizes_run_or_are_refused_in_one_line(run_cli: Cli, searcher: str, 
     r = run_cli("run", "--searcher", searcher, "--size", size, "--evals", "3000", "--seed", "1",
                 "--progress", "none")
     assert "Traceback" not in r.stderr and "Warning" not in r.stderr, r.stderr
-    if r.returncode == 0:
+    # a proof its budget stops before it covers every class exits INCOMPLETE, saying so
+    if r.returncode == 0 or (searcher == "bnb" and r.returncode == INCOMPLETE):
         assert "# stopped:" in r.stdout
     else:
         assert r.stderr.startswith("boggle-opt: error: ") and r.stderr.count("\n") == 1, r.stderr

@@ -4,12 +4,15 @@ double-counted class; the run file accounts for every class exactly once."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import psutil
@@ -141,6 +144,146 @@ def test_dask_unreachable_scheduler_is_one_line(
                 "--scheduler", "tcp://127.0.0.1:9", "--progress", "none", env=env)
     assert r.returncode == 1 and r.stderr.count("\n") == 1
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in r.stderr
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def dask_cluster(port: int, env: dict[str, str], cwd: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A real ``dask scheduler`` and one ``dask worker`` (one thread) on
+    loopback; yields the scheduler's process. Both end with the block."""
+    dask = str(Path(sys.executable).with_name("dask"))
+    address = f"tcp://127.0.0.1:{port}"
+    procs = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                              env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        procs.append(subprocess.Popen([dask, "worker", address, "--nthreads", "1", "--no-dashboard"],
+                                      env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        from distributed import Client
+
+        with Client(address, timeout=60) as client:  # type: ignore[no-untyped-call]
+            client.wait_for_workers(1, timeout=60)
+        yield procs[0]
+    finally:
+        for proc in reversed(procs):
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+
+
+def finish_records(path: Path) -> list[dict[str, object]]:
+    return [r for r in map(json.loads, path.read_text().splitlines()) if r.get("type") == "finish"]
+
+
+def test_a_lost_dask_scheduler_is_a_clean_stop_and_resumes(
+    tmp_path: Path, cli_env: dict[str, str], run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    reference: list[tuple[str, ...]],
+) -> None:
+    """kill -9 of the scheduler mid-proof: the boards so far printed, the
+    finish record says why, one error line naming the scheduler and --resume,
+    exit 1, within seconds (Dask's client would retry for 30 s, then end in
+    CancelledError tracebacks). The run file names the scheduler: --resume
+    goes back to it (refused in one line while it is down, never a quiet
+    single local process), or runs here when told to; either way the proof
+    ends with the uninterrupted run's boards."""
+    pytest.importorskip("distributed")
+    port = free_port()
+    scheduler = f"tcp://127.0.0.1:{port}"
+    out = tmp_path / "run.jsonl"
+    exe = str(Path(sys.executable).with_name("boggle-opt"))
+    env = {**cli_env, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "3s"}
+    with dask_cluster(port, env, tmp_path) as proc:
+        run = subprocess.Popen([exe, *ARGS, "--scheduler", scheduler, "--out", str(out)], cwd=tmp_path,
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 120
+            while run.poll() is None and time.monotonic() < deadline:
+                if out.exists() and out.read_text().count('"class"') >= 20:
+                    break
+                time.sleep(0.01)
+            assert run.poll() is None, "the run ended before the scheduler could be killed"
+            proc.kill()
+            killed = time.monotonic()
+            stdout, stderr = run.communicate(timeout=120)
+            stopped_after = time.monotonic() - killed
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.communicate()
+    lost = f"lost the Dask scheduler at {scheduler}"
+    assert run.returncode == 1
+    assert stderr.count("\n") == 1 and lost in stderr and f"--resume {out}" in stderr, stderr
+    assert f"# stopped: {lost}" in stdout and ranked(stdout)
+    assert stopped_after < 20  # not Dask's 30 s of reconnecting
+    assert [r["stop_reason"] for r in finish_records(out)] == [lost]
+    done_before = records(out)
+    assert 20 <= sum("class" in r for r in done_before) < CLASSES
+
+    # the scheduler is down: refused in one line, the run file untouched
+    before = out.read_text()
+    r = run_cli("run", "--resume", str(out), "--progress", "none", env=env)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert f"cannot reach the Dask scheduler at {scheduler}" in r.stderr and "--executor local" in r.stderr
+    assert out.read_text() == before
+
+    # told to: on this machine
+    here = tmp_path / "here.jsonl"
+    shutil.copy(out, here)
+    r = run_cli("run", "--resume", str(here), "--executor", "local", "--progress", "none", "--top", "1000")
+    assert r.returncode == 0, r.stderr
+    assert ranked(r.stdout) == reference
+    assert_each_class_once(here)
+
+    # the scheduler back at its address: --resume alone uses it again
+    with dask_cluster(port, env, tmp_path):
+        r = run_cli("run", "--resume", str(out), "--progress", "none", "--top", "1000", env=env)
+    assert r.returncode == 0, r.stderr
+    assert ranked(r.stdout) == reference
+    assert_each_class_once(out)
+    assert [r["stop_reason"] for r in finish_records(out)] == [lost, "searcher finished"]
+    starts = [r["settings"] for r in map(json.loads, out.read_text().splitlines()) if r["type"] == "start"]
+    assert [(s["executor"], s["scheduler"]) for s in starts] == [("dask", scheduler)] * 2
+
+
+@pytest.mark.research_lists("enable2k")
+def test_an_unreachable_scheduler_writes_no_run_file(
+    run_cli: Callable[..., subprocess.CompletedProcess[str]], cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    """Refused before the run starts: no run file holding only a start record."""
+    pytest.importorskip("distributed")
+    out = tmp_path / "run.jsonl"
+    env = {**cli_env, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"}
+    r = run_cli(*ARGS, "--scheduler", f"tcp://127.0.0.1:{free_port()}", "--out", str(out), env=env)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert "cannot reach the Dask scheduler" in r.stderr
+    assert not out.exists() or not out.read_text()
+
+
+def test_dask_reruns_the_tasks_queued_on_a_worker_that_died_uncounted() -> None:
+    """One worker, one thread: while "die-later" runs, Dask queues another
+    task on the worker, and each time the worker dies Dask fails both
+    (KilledWorker); only "die-later" was running, so only it is counted and
+    fails, and the rest are run again as they were."""
+    pytest.importorskip("distributed")
+    import dying_tasks
+
+    from boggle_opt.proofs.executor import MAX_RETRIES, Done, ExecutorSettings, Failed, TaskRunner, WorkerSetup
+    from boggle_opt.plugins.dask_executor import DaskExecutor
+
+    session = DaskExecutor(ExecutorSettings(jobs=1)).open(WorkerSetup(dying_tasks.make, (), "q"))
+    try:
+        runner: TaskRunner[str, str] = TaskRunner(session, ["die-later", "a", "b", "c"], heartbeat=0.2,
+                                                  window_per_worker=4)
+        outcomes = [e for e in runner.events() if e is not None]
+    finally:
+        session.close()
+    assert sorted(e.task for e in outcomes if isinstance(e, Done)) == ["a", "b", "c"]
+    assert [(e.task, e.attempts) for e in outcomes if isinstance(e, Failed)] == [("die-later", MAX_RETRIES + 1)]
+    assert runner.retries == MAX_RETRIES  # no bystander counted, not even once
 
 
 @pytest.mark.parametrize("executor, reason", [("local", "a worker process died"), ("dask", "a Dask worker died")])
