@@ -21,13 +21,10 @@ import logging
 import time
 from concurrent.futures import CancelledError  # what Dask raises for cancelled futures
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from boggle_opt import hookimpl
-from boggle_opt.proofs.executor import Done, ExecutorError, ExecutorSettings, Lost, WorkerSetup
-
-if TYPE_CHECKING:
-    from boggle_opt.searching.driver import ExecutorLost
+from boggle_opt.proofs.executor import Done, ExecutorError, ExecutorLost, ExecutorSettings, Lost, WorkerSetup
 
 INSTALL = "pip install 'boggle-opt[dask]'"
 
@@ -64,8 +61,6 @@ class DaskSession:
     def _lost(self) -> ExecutorLost:
         """The run's stop when the client has lost its scheduler: at once, not
         after Dask's reconnect attempts (``distributed.comm.timeouts.connect``)."""
-        from boggle_opt.searching.driver import ExecutorLost
-
         self.gone = True
         return ExecutorLost(f"lost the Dask scheduler at {self.address}")
 

@@ -36,6 +36,12 @@ class ExecutorError(BoggleOptError):
     """An executor that cannot start (a missing extra, an unreachable scheduler)."""
 
 
+class ExecutorLost(ExecutorError):
+    """The executor went away mid-run (e.g. a Dask scheduler killed): the run
+    stops as at a budget stop, keeping what it found, and the command then
+    fails with the message (the stop reason)."""
+
+
 class TaskContext(Protocol):
     """Per-worker state that runs tasks; built once per worker process."""
 

@@ -23,6 +23,7 @@ else:  # imported on first use (boggle_opt.lazy)
 
 from ..constraints.fixed import require_support
 from ..core.errors import BoggleOptError
+from ..proofs.executor import ExecutorLost
 from ..main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
 from ..signals import check as check_signals
 from ..signals import held, stopping, worker_start
@@ -67,7 +68,7 @@ class RunState:
     #: latest Progress stats (per worker when several run)
     stats: dict[str, Stat] = field(default_factory=dict)
     stop_reason: str = ""
-    #: stopped by a failure (``StopRun.failure``, e.g. a lost cluster), not by
+    #: stopped by a failure (``ExecutorLost``: e.g. a lost cluster), not by
     #: its budget or the user: the command says so and exits non-zero
     failed: bool = False
     finished: bool = False
@@ -96,17 +97,6 @@ class StopRun(BoggleOptError):
     """Raised by a consumer to end the run early, keeping what was found
     (e.g. a run file that can no longer be written); the message is the
     stop reason."""
-
-    #: the stop is a failure (``RunState.failed``), not a normal end
-    failure: bool = False
-
-
-class ExecutorLost(StopRun):
-    """The executor went away mid-run (e.g. a Dask scheduler killed): the run
-    stops as at a budget stop, keeping what it found, and the command then
-    fails with the message (the stop reason)."""
-
-    failure = True
 
 
 class ProblemSource(Protocol):
@@ -174,7 +164,9 @@ class Driver:
             pass
         except StopRun as exc:
             state.stop_reason = str(exc)
-            state.failed = exc.failure
+        except ExecutorLost as exc:
+            state.stop_reason = str(exc)
+            state.failed = True
         except BoggleOptError as exc:
             # e.g. a proof's failed tasks: the finish record says why it ended
             state.stop_reason = str(exc)
@@ -197,7 +189,7 @@ class Driver:
             for ev in events:
                 self.state.evaluations = self.problem.evaluations
                 self._handle(ev)
-        except (_Stop, StopRun, KeyboardInterrupt):
+        except (_Stop, StopRun, ExecutorLost, KeyboardInterrupt):
             self._last_checkpoint(events)
             raise
         finally:
