@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from boggle_opt.cli import report
+from boggle_opt.runs.runfile import read_run_file
 
 Cli = Callable[..., subprocess.CompletedProcess[str]]
 LOCAL = ["hillclimb", "annealing", "genetic"]
@@ -102,7 +103,7 @@ def test_budgets_per_segment_and_in_total(resumed: tuple[str, Path, dict[str, An
     used = [seg[-1]["evaluations"] for seg in (one, two)]
     assert f"this segment's budget: {int(EVALS):,} evaluations" in stdout
     assert f"# all 2 segments of the run: {sum(used):,} evaluations" in stdout
-    page = report.render(report.read_records(str(path)))
+    page = report.render(read_run_file(str(path)))
     table = page[page.index("<h3>Segments</h3>"):]
     table = table[: table.index("</table>")]
     assert table.count(f"<td>{int(EVALS):,} evaluations</td>") == 2

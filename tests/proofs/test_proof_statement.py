@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from boggle_opt.cli import report
+from boggle_opt.runs.runfile import read_run_file
 from boggle_opt.searching.driver import Budget, RunState
 from boggle_opt.runs.proof import INCOMPLETE
 
@@ -108,7 +109,7 @@ def test_the_report_leads_with_the_statement(complete: tuple[subprocess.Complete
     stale = {"type": "progress", "elapsed": 0.1, "evaluations": 0,
              "stats": {"classes": "5/216", "classes done": 5, "classes total": 216}}
     lagging.write_text("\n".join([*lines[:-1], json.dumps(stale), lines[-1]]) + "\n")
-    page = report.render(report.read_records(str(lagging)))
+    page = report.render(read_run_file(str(lagging)))
     statement = _finish(out)["proof"]["statement"]
     body = page[page.index("<body>"):]
     assert body.index("<h2>Proof</h2>") < body.index("<h2>Settings</h2>")
