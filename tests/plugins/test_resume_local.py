@@ -15,15 +15,12 @@ import pytest
 
 from boggle_opt.cli import report
 from boggle_opt.runs.runfile import read_run_file
+from helpers import records
 
 Cli = Callable[..., subprocess.CompletedProcess[str]]
 LOCAL = ["hillclimb", "annealing", "genetic"]
 #: a first segment's budget: well inside a climb, an anneal and a population
 EVALS = "6000"
-
-
-def records(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def segments(path: Path) -> list[list[dict[str, Any]]]:

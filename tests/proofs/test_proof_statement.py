@@ -18,14 +18,14 @@ from boggle_opt.cli import report
 from boggle_opt.runs.runfile import read_run_file
 from boggle_opt.searching.driver import Budget, RunState
 from boggle_opt.runs.proof import INCOMPLETE
+from helpers import records
 
 PROOF = ["run", "--searcher", "bnb", "--size", "2x3", "-o", "min-score", "120", "--progress", "none"]
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def _finish(path: Path) -> dict[str, Any]:
-    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return [r for r in records if r["type"] == "finish"][-1]
+    return [r for r in records(path) if r["type"] == "finish"][-1]
 
 
 def _ranked(stdout: str) -> list[tuple[str, int]]:

@@ -17,7 +17,7 @@ import pytest
 
 from boggle_opt.runs.runfile import read_run_file
 from boggle_opt.dictionary.wordlist import clean_words
-from helpers import assert_one_line_error, exe
+from helpers import assert_one_line_error, exe, records as run_records
 
 BUCKETS = "aeiou lnrst bcdfghjkmpqvwxyz"
 PROOF = ["--searcher", "bnb", "--size", "2x3", "-o", "min-score", "60", "-o", "buckets", BUCKETS,
@@ -45,9 +45,9 @@ def proof(registries: Any, cli_env: dict[str, str],
     path = folder / "run.jsonl"
     result = cli(cli_env, "run", *PROOF, "--wordlist", str(wordlist), "--out", str(path))
     assert result.returncode == 0, result.stderr
-    records = [json.loads(line) for line in path.read_text().splitlines()]
-    assert sum(1 for r in records if r["type"] == "checkpoint" and "class" in r["record"]) > 100
-    return records, ranked(result.stdout), str(wordlist)
+    found = run_records(path)
+    assert sum(1 for r in found if r["type"] == "checkpoint" and "class" in r["record"]) > 100
+    return found, ranked(result.stdout), str(wordlist)
 
 
 def write(path: Path, records: list[dict[str, Any]], tail: bytes = b"") -> str:
