@@ -27,7 +27,6 @@ from boggle_opt.dictionary.dictionary import Dictionary
 from boggle_opt.registry.loader import ENV_DISABLE_AUTOLOAD, PluginLoader, Registries
 from boggle_opt.dictionary.wordlist import read_word_file
 from boggle_opt.wordlists.research import how_to_get
-from helpers import exe as find_exe
 
 REPO = Path(__file__).resolve().parent.parent
 #: the lists a test may ask for by name
@@ -183,7 +182,9 @@ def cli_env(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactor
 @pytest.fixture(scope="session")
 def run_cli(cli_env: dict[str, str]) -> Callable[..., subprocess.CompletedProcess[str]]:
     """Run the installed ``boggle-opt`` console script (the real entry point)."""
-    exe = find_exe()
+    script = Path(sys.executable).with_name("boggle-opt")
+    exe = str(script) if script.exists() else shutil.which("boggle-opt")
+    assert exe, "the boggle-opt console script is not installed"
 
     def run(
         *args: str, input: str | None = None, env: dict[str, str] | None = None
