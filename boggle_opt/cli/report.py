@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .. import defaults
 from ..runs import records as runrecords
-from ..runs.runfile import PastRun, read_run_file
 from .board_svg import board_svg
 from ..boards import size_geometry
 from .args import deprecated_alias
@@ -34,6 +33,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..core.scorer import FoundWord
+    from ..runs.runfile import PastRun
     from ..registry.registries import Registries
 
 TOP = 12  # best boards drawn
@@ -442,6 +442,8 @@ report made {made}</p>
 
 def write_report(run_file: str, out: str, registries: Registries | None = None) -> None:
     """Read ``run_file`` and write its report to ``out``."""
+    from ..runs.runfile import read_run_file  # brings the driver: not for `boggle-opt score`
+
     page = render(read_run_file(run_file), registries)
     try:
         Path(out).write_text(page, encoding="utf-8")
