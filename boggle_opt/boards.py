@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (boggle_opt.lazy)
     from .lazy import numpy as np
 
+from .constraints.fixed import random_path as random_path
 from .core.errors import BoardError
 from .core.geometry import Geometry, check_letters, infer_size, parse_size
 

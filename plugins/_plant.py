@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (boggle_opt.lazy)
     from boggle_opt.lazy import numpy as np
 
+from boggle_opt.boards import random_path
 from boggle_opt.core.geometry import Geometry
 
 #: give up on a path after this many DFS steps (4x4 paths are found in far fewer)
@@ -48,32 +49,10 @@ class Planter:
         return True
 
     def path(self, length: int, word: bytes = b"") -> list[int] | None:
-        """A random self-avoiding path of ``length`` cells (random-order DFS);
-        with ``word``, one whose fixed cells already show the word's letters."""
-        rnd = self.random
-        fixed = self.fixed if word else {}
-        start = rnd.randrange(self.n)
-        if fixed.get(start, word[0] if word else 0) != (word[0] if word else 0):
+        """A random self-avoiding path of ``length`` cells; with ``word``, one
+        whose fixed cells already show the word's letters."""
+        start = self.random.randrange(self.n)
+        if word and self.fixed.get(start, word[0]) != word[0]:
             return None
-        path = [start]
-        used = {start}
-        options: list[list[int]] = [rnd.sample(self.nbrs[start], len(self.nbrs[start]))]
-        steps = 0
-        while len(path) < length:
-            steps += 1
-            if steps > STEPS or not options:
-                return None
-            if not options[-1]:
-                options.pop()
-                used.discard(path.pop())
-                if not path:
-                    return None
-                continue
-            c = options[-1].pop()
-            if c in used or (fixed and fixed.get(c, word[len(path)]) != word[len(path)]):
-                continue
-            path.append(c)
-            used.add(c)
-            nb = self.nbrs[c]
-            options.append(rnd.sample(nb, len(nb)))
-        return path
+        return random_path(self.random, self.nbrs, start, word or bytes(length),
+                           self.fixed if word else {}, STEPS)

@@ -52,8 +52,8 @@ def exe() -> str:
 
 
 def records(path: Path) -> list[dict[str, Any]]:
-    """Every record of a run file (JSON lines)."""
-    return [json.loads(line) for line in path.read_text().splitlines()]
+    """Every record of a run file (JSON lines), blank lines skipped."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 class RandomBoards(SearcherBase):

@@ -17,7 +17,6 @@ import html
 import io
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -34,91 +33,20 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..core.scorer import FoundWord
+    from ..runs.runfile import PastRun
     from ..registry.registries import Registries
 
 TOP = 12  # best boards drawn
+NO_FINISH = "no finish record (killed, or still running)"
 
 
 class ReportError(BoggleOptError):
     """A run file that cannot be read, or a report that cannot be written."""
 
 
-@dataclass
-class RunRecord:
-    """What a run file says, in the order it happened, times across segments added up."""
-
-    path: str
-    settings: dict[str, Any]
-    segments: int = 0
-    started: str = ""
-    #: (elapsed seconds, evaluations, board, score) of every improvement
-    improved: list[tuple[float, int, str, int]] = field(default_factory=list)
-    checkpoints: list[Mapping[str, Any]] = field(default_factory=list)
-    #: seconds since the run started (segments added up) of each checkpoint
-    checkpoint_times: list[float] = field(default_factory=list)
-    #: the last finish record's ``proof`` object, if it has one
-    proof: Mapping[str, Any] | None = None
-    best: list[tuple[str, int, int | None]] = field(default_factory=list)  # board, score, words
-    stop_reason: str = "no finish record (killed, or still running)"
-    elapsed: float = 0.0
-    evaluations: int = 0
-    stats: Mapping[str, Any] = field(default_factory=dict)
-    #: (line, board, score) of every board recorded, to re-score before reporting
-    recorded: list[tuple[int, str, int]] = field(default_factory=list)
-    #: each segment's budget, use and stop reason, oldest first
-    history: list[runrecords.Segment] = field(default_factory=list)
-
-
-def read_records(path: str) -> RunRecord:
-    """Parse a run file (``runrecords.read_records`` checks every line)."""
-    numbered = runrecords.read_numbered(path)
-    records = [r for _, r in numbered]
-    starts = [r for r in records if r.get("type") == "start"]
-    run = RunRecord(path, dict(starts[0]["settings"]), started=str(starts[0].get("time", "")))
-    improved = [(line, r) for line, r in numbered if r.get("type") == "improved"]
-    checkpoints = [(line, r["record"]) for line, r in numbered if r.get("type") == "checkpoint"]
-    run.recorded = runrecords.recorded_boards(
-        [(r["board"], r["score"]) for _, r in improved], [line for line, _ in improved],
-        [c for _, c in checkpoints], [line for line, _ in checkpoints], path)
-    offset_s, offset_e = 0.0, 0
-    seg_s, seg_e = 0.0, 0
-    try:
-        for r in records:
-            kind = r.get("type")
-            if kind == "start":
-                run.segments += 1
-                offset_s, offset_e = offset_s + seg_s, offset_e + seg_e
-                seg_s, seg_e = 0.0, 0
-                continue
-            if "elapsed" in r:
-                seg_s = max(seg_s, float(r["elapsed"]))
-                seg_e = max(seg_e, int(r.get("evaluations", 0)))
-            if kind == "improved":
-                run.improved.append((
-                    offset_s + float(r["elapsed"]), offset_e + int(r.get("evaluations", 0)),
-                    str(r["board"]), int(r["score"]),
-                ))
-            elif kind == "checkpoint" and isinstance(r.get("record"), dict):
-                run.checkpoints.append(r["record"])
-                run.checkpoint_times.append(offset_s + float(r.get("elapsed", seg_s)))
-            elif kind == "progress" and isinstance(r.get("stats"), dict):
-                run.stats = r["stats"]
-            elif kind == "finish":
-                run.stop_reason = str(r.get("stop_reason", ""))
-                run.proof = r["proof"] if isinstance(r.get("proof"), dict) else None
-                run.best = [
-                    (str(b["board"]), int(b["score"]),
-                     int(b["words"]) if b.get("words") is not None else None)
-                    for b in r.get("best", [])
-                ]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ReportError(f"run file {path!r} has a malformed record: {exc}") from None
-    run.elapsed, run.evaluations = offset_s + seg_s, offset_e + seg_e
-    run.history = runrecords.segments_of(records)
-    # how the run ended is how its last segment did (a killed one has no finish)
-    last = run.history[-1].stop_reason
-    run.stop_reason = last if last is not None else RunRecord.stop_reason
-    return run
+def _stopped(run: PastRun) -> str:
+    """How the run ended: as its last segment did (a killed one has no finish)."""
+    return run.stop_reason if run.stop_reason is not None else NO_FINISH
 
 
 def _matplotlib_figure(width: float, height: float) -> Figure:
@@ -165,7 +93,7 @@ def best_over_time_svg(improved: Sequence[tuple[float, int, str, int]], elapsed:
 
 
 def board_words(
-    settings: Mapping[str, Any], registries: Registries | None, run: RunRecord | None = None,
+    settings: Mapping[str, Any], registries: Registries | None, run: PastRun | None = None,
 ) -> tuple[Callable[[str], list[FoundWord]] | None, str]:
     """A function board -> its words (longest first), from the run's word list and rule;
     else None and why not (the list may be absent where the report is made). With
@@ -219,7 +147,7 @@ def board_card(
     return f'<div class="best"><div class="pic">{picture}</div><div class="info">{head}{listing}</div></div>'
 
 
-def ranked_boards(run: RunRecord, geometry: Geometry) -> list[tuple[str, int, int | None]]:
+def ranked_boards(run: PastRun, geometry: Geometry) -> list[tuple[str, int, int | None]]:
     """The best boards: from the finish record, else every improvement, one per symmetry class."""
     if run.best:
         return run.best
@@ -292,7 +220,7 @@ def class_cost_svg(seconds: Sequence[float], nodes: Sequence[int]) -> str:
     return _svg(fig)
 
 
-def _total_classes(run: RunRecord) -> int:
+def _total_classes(run: PastRun) -> int:
     """How many classes the proof covers: the finish record's, else the last
     progress record's (``classes total``, or ``classes`` as ``done/total``)."""
     from ..proofs import outcome as proof
@@ -309,7 +237,7 @@ def _total_classes(run: RunRecord) -> int:
         return 0
 
 
-def proof_outcome(run: RunRecord) -> tuple[Any, Ledger, list[tuple[str, int]]] | None:
+def proof_outcome(run: PastRun) -> tuple[Any, Ledger, list[tuple[str, int]]] | None:
     """What a run file's proof proved, from its class records (the run file is
     the source of truth: the counts are those of its records); None if the
     run is not a proof."""
@@ -338,10 +266,10 @@ def proof_outcome(run: RunRecord) -> tuple[Any, Ledger, list[tuple[str, int]]] |
     for board, score in ledger.boards:
         found[board] = max(score, found.get(board, score))
     ranked = sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))
-    return proof.outcome(stats, run.settings, ranked, run.stop_reason), ledger, ranked
+    return proof.outcome(stats, run.settings, ranked, _stopped(run)), ledger, ranked
 
 
-def _proof_section(run: RunRecord, geometry: Geometry, registries: Registries | None) -> str:
+def _proof_section(run: PastRun, geometry: Geometry, registries: Registries | None) -> str:
     """The statement first, then classes over time, what classes cost, splits
     and retries, and the boards found with their words."""
     made = proof_outcome(run)
@@ -430,11 +358,11 @@ def _proof_section(run: RunRecord, geometry: Geometry, registries: Registries | 
     return "\n".join(parts)
 
 
-def _segments_table(run: RunRecord) -> str:
+def _segments_table(run: PastRun) -> str:
     """Each segment's budget and use, and the run's total."""
     rows = []
     for i, seg in enumerate(run.history, 1):
-        stop = seg.stop_reason if seg.stop_reason is not None else "no finish record (killed, or still running)"
+        stop = seg.stop_reason if seg.stop_reason is not None else NO_FINISH
         cells = (str(i), seg.started, runrecords.describe_budget(seg.budget), stop,
                  f"{seg.evaluations:,}", f"{seg.elapsed:,.1f} s", f"{seg.best:,}" if seg.best >= 0 else "")
         rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
@@ -445,7 +373,7 @@ def _segments_table(run: RunRecord) -> str:
     return f'<h3>Segments</h3><table class="list segments">{head}{"".join(rows)}{total}</table>'
 
 
-def render(run: RunRecord, registries: Registries | None = None) -> str:
+def render(run: PastRun, registries: Registries | None = None) -> str:
     """The report page for a parsed run file (``registries`` to find its word list and rule;
     without them the plugins are loaded)."""
     s = run.settings
@@ -467,7 +395,7 @@ def render(run: RunRecord, registries: Registries | None = None) -> str:
          else "per segment (below)"),
     ]
     ending = [
-        ("stopped" if run.segments < 2 else "stopped (last segment)", run.stop_reason),
+        ("stopped" if run.segments < 2 else "stopped (last segment)", _stopped(run)),
         ("time", f"{run.elapsed:,.1f} s over {run.segments} segment{'s' * (run.segments != 1)}"),
         ("evaluations", f"{run.evaluations:,}"),
         ("improvements recorded", f"{len(run.improved):,}"),
@@ -514,7 +442,9 @@ report made {made}</p>
 
 def write_report(run_file: str, out: str, registries: Registries | None = None) -> None:
     """Read ``run_file`` and write its report to ``out``."""
-    page = render(read_records(run_file), registries)
+    from ..runs.runfile import read_run_file  # brings the driver: not for `boggle-opt score`
+
+    page = render(read_run_file(run_file), registries)
     try:
         Path(out).write_text(page, encoding="utf-8")
     except OSError as exc:

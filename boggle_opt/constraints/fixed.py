@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     import numpy as np
@@ -237,31 +237,42 @@ class Constraints:
         starts = [c for c in range(len(nbrs)) if fixed.get(c, key[0]) == key[0]]
         if not starts:
             return None
-        path = [rnd.choice(starts)]
-        used = {path[0]}
-        options = [self._shuffled(nbrs[path[0]], rnd)]
-        steps = 0
-        while len(path) < len(key):
-            steps += 1
-            if steps > PATH_STEPS:
-                return None
-            if not options[-1]:
-                options.pop()
-                used.discard(path.pop())
-                if not path:
-                    return None
-                continue
-            c = options[-1].pop()
-            if c in used or fixed.get(c, key[len(path)]) != key[len(path)]:
-                continue
-            path.append(c)
-            used.add(c)
-            options.append(self._shuffled(nbrs[c], rnd))
-        return path
+        return random_path(rnd, nbrs, rnd.choice(starts), key, fixed, PATH_STEPS)
 
-    @staticmethod
-    def _shuffled(cells: tuple[int, ...], rnd: random.Random) -> list[int]:
-        return rnd.sample(cells, len(cells))
+
+T = TypeVar("T")
+
+
+def random_path(
+    rnd: random.Random, nbrs: Sequence[Sequence[int]], start: int, word: Sequence[T],
+    fixed: Mapping[int, T], steps: int,
+) -> list[int] | None:
+    """A random path of adjacent distinct cells from ``start`` along which
+    ``word`` can be written: each cell fixed in ``fixed`` already shows the
+    word's letter there (depth first, neighbours in random order). None if
+    ``steps`` steps find none. The one path search of ``--word`` boards and
+    annealing's planted words (``boggle_opt.boards.random_path``)."""
+    path = [start]
+    used = {start}
+    options = [rnd.sample(nbrs[start], len(nbrs[start]))]
+    taken = 0
+    while len(path) < len(word):
+        taken += 1
+        if taken > steps:
+            return None
+        if not options[-1]:
+            options.pop()
+            used.discard(path.pop())
+            if not path:
+                return None
+            continue
+        c = options[-1].pop()
+        if c in used or fixed.get(c, word[len(path)]) != word[len(path)]:
+            continue
+        path.append(c)
+        used.add(c)
+        options.append(rnd.sample(nbrs[c], len(nbrs[c])))
+    return path
 
 
 NONE = Constraints()

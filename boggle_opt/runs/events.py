@@ -10,7 +10,7 @@ segment started) and ``evaluations`` (boards scored in the segment), plus:
 - ``progress``: ``stats`` (the searcher's latest figures, may be empty);
 - ``finish``: ``stop_reason``, ``best_score``, ``best_board``, ``best`` (the
   best boards, canonical, as ``{board, score, words}``), and for a proof
-  first ``proof`` (``boggle_opt.runs.proof.ProofOutcome``: complete or not, the
+  first ``proof`` (``boggle_opt.proofs.outcome.ProofOutcome``: complete or not, the
   class counts, the min score and where it came from, the statement).
 
 The two consumers differ only in how often they write ``progress``: the run

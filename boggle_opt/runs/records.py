@@ -75,11 +75,6 @@ def read_numbered(path: str) -> list[tuple[int, dict[str, Any]]]:
     return records
 
 
-def read_records(path: str) -> list[dict[str, Any]]:
-    """The records of ``read_numbered``, without their line numbers."""
-    return [record for _, record in read_numbered(path)]
-
-
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -91,6 +86,10 @@ def _is_number(value: Any) -> bool:
 def _need(ok: bool, where: str, what: str) -> None:
     if not ok:
         raise RunFileError(f"{where}: {what}")
+
+
+#: the records whose ``elapsed`` and ``evaluations`` say how far their segment got
+ELAPSED_KINDS = ("improved", "checkpoint", "progress", "finish")
 
 
 def check_record(record: Any, where: str) -> dict[str, Any]:
@@ -108,7 +107,7 @@ def check_record(record: Any, where: str) -> dict[str, Any]:
     elif kind == "checkpoint":
         _need(isinstance(record.get("record"), dict), where, "\"record\" is not an object")
         _check_task(record["record"], where)
-    if kind in ("improved", "progress", "finish"):
+    if kind in ELAPSED_KINDS:
         for name in ("elapsed", "evaluations"):
             value = record.get(name, 0)
             _need(_is_number(value) and value >= 0, where, f"{name!r} is not a number >= 0")
@@ -209,7 +208,8 @@ def recorded_boards(
 
 @dataclass
 class Segment:
-    """One segment of a run (a fresh run, or one ``--resume``), as its records say."""
+    """One segment of a run (a fresh run, or one ``--resume``), as its records
+    say (``runfile.read_run_file`` folds them)."""
 
     #: the segment's own budget (``seconds``, ``evaluations``, ``target``; None: no limit)
     budget: dict[str, float | None]
@@ -229,30 +229,6 @@ def segment_budget(settings: Any) -> dict[str, float | None]:
     raw = raw if isinstance(raw, dict) else {}
     return {name: raw[name] if _is_number(raw.get(name)) else None
             for name in ("seconds", "evaluations", "target")}
-
-
-def segments_of(records: list[dict[str, Any]]) -> list[Segment]:
-    """The segments of checked records (``read_records``), oldest first; a
-    killed segment counts up to its last record."""
-    segments: list[Segment] = []
-    best = -1
-    for r in records:
-        kind = r.get("type")
-        if kind == "start":
-            segments.append(Segment(segment_budget(r.get("settings")), str(r.get("time", "")), best=best))
-            continue
-        if not segments:
-            continue
-        seg = segments[-1]
-        if kind in ("improved", "progress", "finish"):
-            seg.elapsed = max(seg.elapsed, float(r.get("elapsed", 0.0)))
-            seg.evaluations = max(seg.evaluations, int(r.get("evaluations", 0)))
-        if kind == "improved":
-            best = max(best, int(r["score"]))
-            seg.best = best
-        elif kind == "finish":
-            seg.stop_reason = str(r.get("stop_reason", ""))
-    return segments
 
 
 def describe_budget(budget: Mapping[str, Any]) -> str:

@@ -144,7 +144,7 @@ class RunSpec:
             searcher=found,
             name=name,
             options=opts,
-            size=size_geometry(size).size,
+            size=geometry.size,
             rule=rule,
             wordlist=wordlist,
             seed=secrets.randbits(32) if seed is None else seed,

@@ -20,7 +20,10 @@ from typing import Any
 from ..searching.driver import RunState, StopRun
 from .events import event_record, finish_record, progress_record, start_record
 from .lock import run_lock
-from .records import RunFileError as RunFileError, Segment, is_record_line, read_numbered, recorded_boards, segments_of
+from .records import (
+    ELAPSED_KINDS, RunFileError as RunFileError, Segment, is_record_line, read_numbered, recorded_boards,
+    segment_budget,
+)
 from ..searching.interface import Event
 
 
@@ -173,12 +176,14 @@ def drop_torn_tail(fd: int) -> None:
 
 @dataclass
 class PastRun:
-    """What a run file says about the run so far."""
+    """What a run file says about the run so far, in the order it happened:
+    the one reading of a run file, for ``--resume`` and for ``report``."""
 
     settings: dict[str, Any]
     segments: int
     boards: list[tuple[str, int]] = field(default_factory=list)
     checkpoints: list[Mapping[str, Any]] = field(default_factory=list)
+    #: time and evaluations over all segments; a killed one counts up to its last record
     elapsed: float = 0.0
     evaluations: int = 0
     #: the processes of the last segment, which a resume without --jobs keeps
@@ -189,39 +194,93 @@ class PastRun:
     path: str = ""
     board_lines: list[int] = field(default_factory=list)
     checkpoint_lines: list[int] = field(default_factory=list)
+    #: when the first segment started (local ISO 8601, as recorded)
+    started: str = ""
+    #: each improvement as (seconds, evaluations, board, score), segments added up
+    improved: list[tuple[float, int, str, int]] = field(default_factory=list)
+    #: seconds since the run started (segments added up) of each of ``checkpoints``
+    checkpoint_times: list[float] = field(default_factory=list)
+    #: the last progress record's stats
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    #: the last finish record, and its line
+    finish: Mapping[str, Any] | None = None
+    finish_line: int = 0
+    #: every board the file records, as ``(line, board, score)``, to re-score before use
+    recorded: list[tuple[int, str, int]] = field(default_factory=list)
 
     def recorded_boards(self) -> list[tuple[int, str, int]]:
         """Every board the file records, as ``(line, board, score)``."""
-        return recorded_boards(self.boards, self.board_lines, self.checkpoints,
-                               self.checkpoint_lines, self.path)
+        return self.recorded
+
+    @property
+    def stop_reason(self) -> str | None:
+        """How the run ended: as its last segment did (None: no finish record)."""
+        return self.history[-1].stop_reason if self.history else None
+
+    @property
+    def proof(self) -> Mapping[str, Any] | None:
+        """The last finish record's ``proof`` object, if it has one."""
+        proof = (self.finish or {}).get("proof")
+        return proof if isinstance(proof, dict) else None
+
+    @property
+    def best(self) -> list[tuple[str, int, int | None]]:
+        """The last finish record's best boards as ``(board, score, words)``
+        (read when asked: a resume does not need them)."""
+        try:
+            return [(str(b["board"]), int(b["score"]), int(b["words"]) if b.get("words") is not None else None)
+                    for b in (self.finish or {}).get("best", [])]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise RunFileError(f"run file {self.path!r} line {self.finish_line} has a malformed record: "
+                               f"{exc}") from None
 
 
 def read_run_file(path: str) -> PastRun:
-    """Parse a run file for ``--resume``."""
+    """Read a run file (every line checked by ``records.read_numbered``) and
+    fold its segments: what ``--resume`` continues and ``report`` shows."""
     numbered = read_numbered(path)
-    records = [r for _, r in numbered]
-    starts = [r for r in records if r.get("type") == "start"]
-    past = PastRun(settings=starts[0]["settings"], segments=len(starts),
-                   history=segments_of(records), path=path)
+    first = next(r for _, r in numbered if r.get("type") == "start")
+    past = PastRun(settings=first["settings"], segments=0, path=path, started=str(first.get("time", "")))
     # time and evaluations add up over segments; a killed segment counts up
     # to its last record
-    seg_elapsed, seg_evals = 0.0, 0
+    offset_s, offset_e = 0.0, 0
+    best = -1
+    seg: Segment | None = None
     for line, r in numbered:
         kind = r.get("type")
         if kind == "start":
-            past.elapsed += seg_elapsed
-            past.evaluations += seg_evals
-            seg_elapsed, seg_evals = 0.0, 0
+            if seg is not None:
+                offset_s, offset_e = offset_s + seg.elapsed, offset_e + seg.evaluations
+            seg = Segment(segment_budget(r.get("settings")), str(r.get("time", "")), best=best)
+            past.history.append(seg)
+            past.segments += 1
             past.jobs = int(r["settings"].get("jobs") or 1)
-        elif kind == "improved":
-            past.boards.append((str(r["board"]), int(r["score"])))
+            continue
+        if seg is None:
+            continue
+        if kind in ELAPSED_KINDS:
+            seg.elapsed = max(seg.elapsed, float(r.get("elapsed", 0.0)))
+            seg.evaluations = max(seg.evaluations, int(r.get("evaluations", 0)))
+        if kind == "improved":
+            board, score = str(r["board"]), int(r["score"])
+            past.boards.append((board, score))
             past.board_lines.append(line)
+            past.improved.append((offset_s + float(r.get("elapsed", 0.0)),
+                                  offset_e + int(r.get("evaluations", 0)), board, score))
+            best = max(best, score)
+            seg.best = best
         elif kind == "checkpoint":
             past.checkpoints.append(r["record"])
             past.checkpoint_lines.append(line)
-        if kind in ("improved", "progress", "finish"):
-            seg_elapsed = max(seg_elapsed, float(r.get("elapsed", 0.0)))
-            seg_evals = max(seg_evals, int(r.get("evaluations", 0)))
-    past.elapsed += seg_elapsed
-    past.evaluations += seg_evals
+            past.checkpoint_times.append(offset_s + float(r.get("elapsed", seg.elapsed)))
+        elif kind == "progress" and isinstance(r.get("stats"), dict):
+            past.stats = r["stats"]
+        elif kind == "finish":
+            seg.stop_reason = str(r.get("stop_reason", ""))
+            past.finish, past.finish_line = r, line
+    if seg is not None:
+        past.elapsed, past.evaluations = offset_s + seg.elapsed, offset_e + seg.evaluations
+    # checked as read: a checkpoint's boards that are not [board, score] pairs end here
+    past.recorded = recorded_boards(past.boards, past.board_lines, past.checkpoints,
+                                    past.checkpoint_lines, path)
     return past

@@ -35,6 +35,7 @@ from boggle_opt.dictionary.rules import ScoringRule
 from boggle_opt.searching.interface import Event, Problem, Searcher, SearcherBase
 from boggle_opt.testing import SearcherConformance
 from boggle_opt.dictionary.wordlist import WordListSource
+from helpers import exe
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "plugins.md"
@@ -349,14 +350,10 @@ def test_test_file_blocks_pass(block: Block, examples: Path) -> None:
     )
 
 
-def _console_script() -> str:
-    return str(Path(sys.executable).with_name("boggle-opt"))
-
-
 def test_plugin_files_load_through_the_cli(examples: Path) -> None:
     """The file blocks that implement hooks are plugins that ``--plugin`` loads."""
-    exe = _console_script()
-    help_text = subprocess.run([exe, "run", "--help"], capture_output=True, text=True).stdout
+    script = exe()
+    help_text = subprocess.run([script, "run", "--help"], capture_output=True, text=True).stdout
     if "--plugin" not in help_text:
         pytest.skip("this boggle-opt has no --plugin option yet")
     plugin_files = [
@@ -367,7 +364,7 @@ def test_plugin_files_load_through_the_cli(examples: Path) -> None:
     args = [a for f in plugin_files for a in ("--plugin", f"./{f}")]
     env = {**_env(examples), "BOGGLE_OPT_DISABLE_PLUGIN_AUTOLOAD": "1"}  # other packages' plugins
     result = subprocess.run(
-        [exe, "plugins", *args], cwd=examples, env=env,
+        [exe(), "plugins", *args], cwd=examples, env=env,
         capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 0, result.stderr
@@ -376,7 +373,7 @@ def test_plugin_files_load_through_the_cli(examples: Path) -> None:
         assert Path(f).stem in result.stdout, f"{f} not listed by boggle-opt plugins"
     # the searcher command shown in the docs works as written (with a small budget)
     run = subprocess.run(
-        [exe, "run", "--plugin", "./boggle_opt_greedy.py", "--searcher", "greedy",
+        [exe(), "run", "--plugin", "./boggle_opt_greedy.py", "--searcher", "greedy",
          "--size", "3x3", "--evals", "20000", "--seed", "1", "--progress", "none"],
         cwd=examples, env=env, capture_output=True, text=True, timeout=120,
     )

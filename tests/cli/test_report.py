@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from boggle_opt.cli import report
+from boggle_opt.runs.runfile import read_run_file
 from boggle_opt.boards import size_geometry
 from boggle_opt.core.errors import BoggleOptError
 from boggle_opt.registry.dictionaries import load_dictionary
@@ -47,7 +48,7 @@ def test_report_of_a_local_search(runs, run_cli, tmp_path):
     text = page.read_text()
     assert _undated(text) == _undated(runs["search-page"].read_text()), (
         "report and run --report make the same page")
-    run = report.read_records(str(runs["search"]))
+    run = read_run_file(str(runs["search"]))
     best_score = run.best[0][1]
     assert "annealing" in text and f"{best_score:,} points" in text
     drawn = min(len(run.best), report.TOP)
@@ -60,7 +61,7 @@ def test_report_of_a_local_search(runs, run_cli, tmp_path):
 def test_report_lists_the_words_of_each_best_board(runs, enable2k_path):
     """Each best board's words with their points, longest first, and its longest word drawn."""
     text = runs["search-page"].read_text()
-    run = report.read_records(str(runs["search"]))
+    run = read_run_file(str(runs["search"]))
     geometry = size_geometry("4x4")
     scorer = load_dictionary(str(enable2k_path), "standard").scorer(geometry)
     cards = text.split('<div class="best">')[1:]
@@ -79,7 +80,7 @@ def test_report_lists_the_words_of_each_best_board(runs, enable2k_path):
 
 def test_report_of_a_proof(runs):
     text = runs["proof-page"].read_text()
-    run = report.read_records(str(runs["proof"]))
+    run = read_run_file(str(runs["proof"]))
     classes = [c for c in run.checkpoints if "class" in c]
     pruned = sum(c["pruned"] for c in classes)
     assert len(classes) == 1120
@@ -115,7 +116,7 @@ def test_other_searchers_checkpoints_are_not_a_proof(tmp_path):
                                           "boards": [["streaedlp", 556]]}},
         {"type": "improved", "board": "streaedlp", "score": 556, "elapsed": 1.0, "evaluations": 9},
     ]) + "\n")
-    text = report.render(report.read_records(str(path)))
+    text = report.render(read_run_file(str(path)))
     assert "<h2>Proof</h2>" not in text and "556 points" in text
 
 
@@ -127,7 +128,7 @@ def test_report_when_the_word_list_is_gone(tmp_path):
                                        "wordlist": str(tmp_path / "gone.txt")}},
         {"type": "improved", "board": "streaedlp", "score": 545, "elapsed": 1.0, "evaluations": 9},
     ]) + "\n")
-    text = report.render(report.read_records(str(path)))
+    text = report.render(read_run_file(str(path)))
     assert "Words not listed:" in text and "gone.txt" in text
     assert "545 points" in text and text.count('class="board"') == 1
     assert "<polyline" not in text and '<li><span class="w">' not in text
@@ -135,7 +136,7 @@ def test_report_when_the_word_list_is_gone(tmp_path):
 
 def test_show_a_found_board(runs, run_cli, tmp_path):
     """The proof's best board drawn with a word's path, and the same picture as SVG."""
-    run = report.read_records(str(runs["proof"]))
+    run = read_run_file(str(runs["proof"]))
     board = run.best[0][0]
     svg = tmp_path / "board.svg"
     result = run_cli("show", board, "--size", "2x3", "--wordlist", "enable2k",

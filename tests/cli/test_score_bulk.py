@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from boggle_opt.analysis import analyse
 from boggle_opt.boards import make_geometry
+from helpers import exe
 
 
 def random_boards(count: int, cells: int, seed: int, weighted: bool) -> list[str]:
@@ -71,9 +70,8 @@ def test_stream_answers_each_board_as_it_arrives(cli_env, tmp_path):
     (the reader does not wait for a full buffer or the end of input)."""
     path = tmp_path / "tiny.txt"
     path.write_text("cat\nact\ntac\n")
-    exe = str(Path(sys.executable).with_name("boggle-opt"))
     proc = subprocess.Popen(
-        [exe, "score", "--size", "3x1", "--wordlist", str(path), "-"],
+        [exe(), "score", "--size", "3x1", "--wordlist", str(path), "-"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env=cli_env,
     )

@@ -14,6 +14,7 @@ from boggle_opt.boards import size_geometry
 from boggle_opt.cli.app import main
 from boggle_opt.constraints.fixed import ConstraintError, Constraints
 from boggle_opt.constraints.dice import DiceSet
+from helpers import records
 
 CLASSIC = DiceSet(
     "classic", "", tuple("aaciot abilty abjmoq acdemp acelrs adenvz ahmors biforx "
@@ -22,8 +23,7 @@ CLASSIC = DiceSet(
 
 
 def improved(path: Path) -> list[tuple[str, int]]:
-    recs = [json.loads(line) for line in path.read_text().splitlines()]
-    return [(r["board"], r["score"]) for r in recs if r["type"] == "improved"]
+    return [(r["board"], r["score"]) for r in records(path) if r["type"] == "improved"]
 
 
 @pytest.mark.parametrize(

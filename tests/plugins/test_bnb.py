@@ -8,7 +8,6 @@ import itertools
 import json
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import run_bnb
+from helpers import exe, run_bnb
 
 from boggle_opt.proofs import class_tasks
 from boggle_opt.proofs.board_classes import BUCKETS_2, BUCKETS_3, ClassSpace, cell_buckets, class_name, parse_buckets
@@ -182,8 +181,7 @@ def test_cli_kill_and_resume(
     full = run_cli(*args)
     assert full.returncode == 0, full.stderr
     out = tmp_path / "run.jsonl"
-    exe = str(Path(sys.executable).with_name("boggle-opt"))
-    proc = subprocess.Popen([exe, *args, "--out", str(out)], cwd=tmp_path, env=cli_env,
+    proc = subprocess.Popen([exe(), *args, "--out", str(out)], cwd=tmp_path, env=cli_env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
@@ -197,7 +195,7 @@ def test_cli_kill_and_resume(
         proc.wait()
     before = _class_records(out)
     assert 40 <= len(before) < 1120
-    resumed = subprocess.run([exe, "run", "--progress", "none", "--top", "1000", "--resume", str(out)],
+    resumed = subprocess.run([exe(), "run", "--progress", "none", "--top", "1000", "--resume", str(out)],
                              cwd=tmp_path, env=cli_env, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     after = _class_records(out)

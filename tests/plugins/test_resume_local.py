@@ -16,15 +16,13 @@ import pytest
 from boggle_opt.proofs.outcome import INCOMPLETE
 
 from boggle_opt.cli import report
+from boggle_opt.runs.runfile import read_run_file
+from helpers import records
 
 Cli = Callable[..., subprocess.CompletedProcess[str]]
 LOCAL = ["hillclimb", "annealing", "genetic"]
 #: a first segment's budget: well inside a climb, an anneal and a population
 EVALS = "6000"
-
-
-def records(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def segments(path: Path) -> list[list[dict[str, Any]]]:
@@ -104,7 +102,7 @@ def test_budgets_per_segment_and_in_total(resumed: tuple[str, Path, dict[str, An
     used = [seg[-1]["evaluations"] for seg in (one, two)]
     assert f"this segment's budget: {int(EVALS):,} evaluations" in stdout
     assert f"# all 2 segments of the run: {sum(used):,} evaluations" in stdout
-    page = report.render(report.read_records(str(path)))
+    page = report.render(read_run_file(str(path)))
     table = page[page.index("<h3>Segments</h3>"):]
     table = table[: table.index("</table>")]
     assert table.count(f"<td>{int(EVALS):,} evaluations</td>") == 2

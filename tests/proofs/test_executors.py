@@ -10,7 +10,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,6 +18,7 @@ import psutil
 import pytest
 
 from boggle_opt.proofs.class_tasks import Ledger
+from helpers import exe, records as run_records
 
 #: 2x3, the default three buckets: 216 classes, about 1.5 s on one core
 ARGS = ["run", "--searcher", "bnb", "--size", "2x3", "--wordlist", "enable2k", "-o", "min-score", "100",
@@ -31,19 +31,15 @@ def ranked(stdout: str) -> list[tuple[str, ...]]:
             if "\t" in line and not line.startswith("#")]
 
 
-def records(path: Path) -> list[dict[str, object]]:
-    out = []
-    for line in path.read_text().splitlines():
-        rec = json.loads(line)
-        if rec.get("type") == "checkpoint":
-            out.append(rec["record"])
-    return out
+def checkpoints(path: Path) -> list[dict[str, object]]:
+    """The searcher's records of a run file's checkpoints."""
+    return [r["record"] for r in run_records(path) if r["type"] == "checkpoint"]
 
 
 def assert_each_class_once(path: Path) -> Ledger:
     """Every class finished, whole or through its splits' pieces, and no
     class or piece recorded twice."""
-    recs = records(path)
+    recs = checkpoints(path)
     solved = [(r["class"], r.get("part", "")) for r in recs if "class" in r]
     assert len(solved) == len(set(solved)), "a class or piece was recorded twice"
     ledger = Ledger()
@@ -96,12 +92,11 @@ def test_local_worker_killed_mid_run(
     tmp_path: Path, cli_env: dict[str, str], reference: list[tuple[str, ...]]
 ) -> None:
     out = tmp_path / "run.jsonl"
-    exe = str(Path(sys.executable).with_name("boggle-opt"))
-    r = kill_a_worker_mid_run([exe, *ARGS, "--jobs", "2", "--out", str(out)], out, cli_env, tmp_path, _pool_worker)
+    r = kill_a_worker_mid_run([exe(), *ARGS, "--jobs", "2", "--out", str(out)], out, cli_env, tmp_path, _pool_worker)
     assert r.returncode == 0, r.stderr
     assert ranked(r.stdout) == reference
     assert_each_class_once(out)
-    splits = [rec for rec in records(out) if "split" in rec]
+    splits = [rec for rec in checkpoints(out) if "split" in rec]
     assert splits and all(s["reason"] == "a worker process died" for s in splits)
 
 
@@ -126,13 +121,12 @@ def test_dask_worker_killed_mid_run(
     the ledger must be whole; that a task on a dying worker comes back split
     is checked deterministically below."""
     out = tmp_path / "run.jsonl"
-    exe = str(Path(sys.executable).with_name("boggle-opt"))
-    r = kill_a_worker_mid_run([exe, *ARGS, "--executor", "dask", "--jobs", "2", "--out", str(out)],
+    r = kill_a_worker_mid_run([exe(), *ARGS, "--executor", "dask", "--jobs", "2", "--out", str(out)],
                               out, cli_env, tmp_path, _pool_worker)
     assert r.returncode == 0, r.stderr
     assert ranked(r.stdout) == reference
     assert_each_class_once(out)
-    reasons = [rec["reason"] for rec in records(out) if "split" in rec]
+    reasons = [rec["reason"] for rec in checkpoints(out) if "split" in rec]
     assert all(reason == "a Dask worker died" for reason in reasons), reasons
 
 

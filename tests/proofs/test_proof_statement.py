@@ -15,16 +15,17 @@ from typing import Any
 import pytest
 
 from boggle_opt.cli import report
+from boggle_opt.runs.runfile import read_run_file
 from boggle_opt.searching.driver import Budget, RunState
 from boggle_opt.proofs.outcome import INCOMPLETE
+from helpers import records
 
 PROOF = ["run", "--searcher", "bnb", "--size", "2x3", "-o", "min-score", "120", "--progress", "none"]
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def _finish(path: Path) -> dict[str, Any]:
-    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return [r for r in records if r["type"] == "finish"][-1]
+    return [r for r in records(path) if r["type"] == "finish"][-1]
 
 
 def _ranked(stdout: str) -> list[tuple[str, int]]:
@@ -108,7 +109,7 @@ def test_the_report_leads_with_the_statement(complete: tuple[subprocess.Complete
     stale = {"type": "progress", "elapsed": 0.1, "evaluations": 0,
              "stats": {"classes": "5/216", "classes done": 5, "classes total": 216}}
     lagging.write_text("\n".join([*lines[:-1], json.dumps(stale), lines[-1]]) + "\n")
-    page = report.render(report.read_records(str(lagging)))
+    page = report.render(read_run_file(str(lagging)))
     statement = _finish(out)["proof"]["statement"]
     body = page[page.index("<body>"):]
     assert body.index("<h2>Proof</h2>") < body.index("<h2>Settings</h2>")

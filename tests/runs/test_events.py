@@ -6,8 +6,8 @@ import json
 
 from boggle_opt.runs import events
 
-SMALL = ["--searcher", "hillclimb", "--size", "3x3", "--seed", "3", "-o", "pool-size", "20",
-         "--evals", "3000"]
+from helpers import SMALL, records as run_records
+
 FIELDS = {
     "start": {"schema", "time", "searcher", "settings"},
     "improved": {"board", "score"},
@@ -19,10 +19,10 @@ FIELDS = {
 
 def test_progress_jsonl_and_run_file_share_the_schema(run_cli, tmp_path):
     out = tmp_path / "run.jsonl"
-    result = run_cli("run", *SMALL, "--progress", "jsonl", "--out", str(out))
+    result = run_cli("run", *SMALL, "--evals", "3000", "--progress", "jsonl", "--out", str(out))
     assert result.returncode == 0, result.stderr
     streamed = [json.loads(ln) for ln in result.stderr.splitlines()]
-    filed = [json.loads(ln) for ln in out.read_text().splitlines()]
+    filed = run_records(out)
     for records in (streamed, filed):
         assert records[0]["type"] == "start" and records[-1]["type"] == "finish"
         for r in records:

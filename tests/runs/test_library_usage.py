@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import RandomBoards
+from helpers import RandomBoards, exe
 
 from boggle_opt import defaults
 from boggle_opt.runs import run as runs
@@ -23,7 +23,6 @@ from boggle_opt.searching.interface import Event, Improved, Progress
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "examples" / "library_usage.py"
-BOGGLE_OPT = str(Path(sys.executable).with_name("boggle-opt"))
 
 
 def run_script(tmp_path: Path, *args: str) -> str:
@@ -160,7 +159,7 @@ def test_search_run_file_resumes_on_the_command_line(
         past.settings
     )
     resumed = subprocess.run(
-        [BOGGLE_OPT, "run", "--resume", str(path), "--evals", "2000", "--progress", "none"],
+        [exe(), "run", "--resume", str(path), "--evals", "2000", "--progress", "none"],
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )
     assert resumed.returncode == 0, resumed.stderr

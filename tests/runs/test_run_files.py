@@ -17,7 +17,7 @@ import pytest
 
 from boggle_opt.runs.runfile import read_run_file
 from boggle_opt.dictionary.wordlist import clean_words
-from helpers import assert_one_line_error, exe
+from helpers import assert_one_line_error, exe, records as run_records
 
 BUCKETS = "aeiou lnrst bcdfghjkmpqvwxyz"
 PROOF = ["--searcher", "bnb", "--size", "2x3", "-o", "min-score", "60", "-o", "buckets", BUCKETS,
@@ -45,9 +45,9 @@ def proof(registries: Any, cli_env: dict[str, str],
     path = folder / "run.jsonl"
     result = cli(cli_env, "run", *PROOF, "--wordlist", str(wordlist), "--out", str(path))
     assert result.returncode == 0, result.stderr
-    records = [json.loads(line) for line in path.read_text().splitlines()]
-    assert sum(1 for r in records if r["type"] == "checkpoint" and "class" in r["record"]) > 100
-    return records, ranked(result.stdout), str(wordlist)
+    found = run_records(path)
+    assert sum(1 for r in found if r["type"] == "checkpoint" and "class" in r["record"]) > 100
+    return found, ranked(result.stdout), str(wordlist)
 
 
 def write(path: Path, records: list[dict[str, Any]], tail: bytes = b"") -> str:
@@ -166,3 +166,24 @@ def test_a_record_that_cannot_be_trusted_is_refused_in_one_line(proof, cli_env, 
     assert_one_line_error(cli(cli_env, "run", "--resume", path), f"line {line}", needle)
     assert Path(path).read_bytes() == before
     assert_one_line_error(cli(cli_env, "report", path, "--out", str(tmp_path / "r.html")), f"line {line}", needle)
+
+
+def test_resume_and_report_read_a_killed_segment_alike(tmp_path: Path) -> None:
+    """One reader: a segment killed after a checkpoint counts up to that
+    checkpoint, in the segment (what ``--resume`` has left) and in the total
+    (what ``report`` shows); boards and checkpoints keep their lines."""
+    path = tmp_path / "run.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [
+        {"type": "start", "settings": {"searcher": "longword", "size": "3x3", "budget": {"seconds": 10}}},
+        {"type": "improved", "board": "streaedlp", "score": 556, "elapsed": 1.0, "evaluations": 9},
+        {"type": "checkpoint", "record": {"kind": "longword", "label": "x"}, "elapsed": 4.0,
+         "evaluations": 20},
+        {"type": "start", "settings": {"searcher": "longword", "size": "3x3"}},
+        {"type": "improved", "board": "streaedlp", "score": 556, "elapsed": 0.5, "evaluations": 3},
+    ]) + "\n")
+    past = read_run_file(str(path))
+    assert [(s.elapsed, s.evaluations) for s in past.history] == [(4.0, 20), (0.5, 3)]
+    assert (past.elapsed, past.evaluations) == (4.5, 23)
+    assert past.improved[1] == (4.5, 23, "streaedlp", 556)
+    assert past.board_lines == [2, 5] and past.checkpoint_lines == [3]
+    assert past.stop_reason is None and past.started == ""

@@ -19,6 +19,7 @@ from boggle_opt.proofs.board_classes import enumerate_classes
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.registry.registries import Registries
 from boggle_opt.runs.verify import Reservoir
+from helpers import records as run_records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 MIN_SCORE = "110"
@@ -37,10 +38,6 @@ def proof(tmp_path_factory: pytest.TempPathFactory, registries: Registries, run_
     return out
 
 
-def _lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
 def _write(path: Path, records: list[dict[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return path
@@ -55,7 +52,7 @@ def _verify(run_cli: Run, path: Path, *args: str) -> subprocess.CompletedProcess
 
 
 def test_a_complete_proof_verifies(proof: Path, run_cli: Run) -> None:
-    records = _lines(proof)
+    records = run_records(proof)
     assert any("split" in _bnb(r) for r in records), "the fixture should split some classes"
     assert any(_bnb(r).get("boards") for r in records), "the fixture should find some boards"
     done = _verify(run_cli, proof)
@@ -77,7 +74,7 @@ def _hole(run_cli: Run, path: Path, *args: str) -> str:
 
 
 def test_a_removed_class_is_named(proof: Path, tmp_path: Path, run_cli: Run) -> None:
-    records = _lines(proof)
+    records = run_records(proof)
     i = _first(records, lambda r: "class" in r and "part" not in r)
     name = records.pop(i)["record"]["class"]
     out = _hole(run_cli, _write(tmp_path / "f.jsonl", records))
@@ -85,7 +82,7 @@ def test_a_removed_class_is_named(proof: Path, tmp_path: Path, run_cli: Run) -> 
 
 
 def test_a_duplicated_class_is_named(proof: Path, tmp_path: Path, run_cli: Run) -> None:
-    records = _lines(proof)
+    records = run_records(proof)
     i = _first(records, lambda r: "class" in r and "part" not in r)
     records.append(records[i])
     out = _hole(run_cli, _write(tmp_path / "f.jsonl", records))
@@ -93,7 +90,7 @@ def test_a_duplicated_class_is_named(proof: Path, tmp_path: Path, run_cli: Run) 
 
 
 def test_a_missing_split_piece_is_named(proof: Path, tmp_path: Path, run_cli: Run) -> None:
-    records = _lines(proof)
+    records = run_records(proof)
     i = _first(records, lambda r: "class" in r and "part" in r)
     piece = records.pop(i)["record"]
     out = _hole(run_cli, _write(tmp_path / "f.jsonl", records))
@@ -101,7 +98,7 @@ def test_a_missing_split_piece_is_named(proof: Path, tmp_path: Path, run_cli: Ru
 
 
 def test_a_changed_score_is_named(proof: Path, tmp_path: Path, run_cli: Run) -> None:
-    records = _lines(proof)
+    records = run_records(proof)
     i = _first(records, lambda r: bool(r.get("boards")))
     board, score = records[i]["record"]["boards"][0]
     records[i]["record"]["boards"][0][1] = score + 1
@@ -124,7 +121,7 @@ def test_an_edited_word_list_is_named(proof: Path, run_cli: Run) -> None:
 
 
 def test_an_edited_fingerprint_is_named(proof: Path, tmp_path: Path, run_cli: Run) -> None:
-    records = _lines(proof)
+    records = run_records(proof)
     records[0]["settings"]["fingerprint"]["rule"] = "standard:0000000000000000"
     out = _hole(run_cli, _write(tmp_path / "f.jsonl", records))
     assert "fingerprint: the scoring rule's points does not match" in out
@@ -133,7 +130,7 @@ def test_an_edited_fingerprint_is_named(proof: Path, tmp_path: Path, run_cli: Ru
 def test_recheck_catches_boards_removed_from_a_record(proof: Path, tmp_path: Path, run_cli: Run) -> None:
     """A record whose boards were dropped, with every other mention of them
     gone too, is consistent on its face: only re-solving the class shows it."""
-    records = _lines(proof)
+    records = run_records(proof)
     i = _first(records, lambda r: bool(r.get("boards")))
     dropped = {b for b, _ in records[i]["record"]["boards"]}
     records[i]["record"]["boards"] = []
@@ -162,7 +159,7 @@ def _drawn(n: int, k: int, seed: int) -> list[int]:
 
 
 def test_an_incomplete_proof_names_its_first_missing_class(proof: Path, tmp_path: Path, run_cli: Run) -> None:
-    records = _lines(proof)
+    records = run_records(proof)
     head = records[: len(records) // 2]
     recorded = {_bnb(r).get("class", _bnb(r).get("split")) for r in head}
     first = next(n for n in ("".join(map(str, c)) for c in enumerate_classes(Geometry(2, 3), 3))
