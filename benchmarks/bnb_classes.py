@@ -9,8 +9,13 @@ tab-separated column, if present, is a reference CPU time in seconds (the
 research C++'s, in ``../shared/anchors/``). Lines starting with ``#`` are
 comments. Each class is solved (tree, forcing, orderly bound) and its
 candidates re-scored, as ``bnb`` does, and the line printed: CPU seconds,
-tree nodes, the phases, peak RSS so far, boards found and the ratio to the
-reference. The totals follow: CPU, peak RSS and the total ratio.
+the ratio to the reference, tree nodes, the phases in CPU seconds, memory
+(the built tree's bytes per node, the arena's peak, the class's own peak
+RSS where Linux lets a process reset its high-water mark, and the peak RSS
+so far), boards found, and the bound after each phase: the root's after the
+build, then per forced level the highest bound of a tree forced there (and
+how many were), then the highest bound handed to the orderly bound (and how
+many calls). The totals follow: CPU, peak RSS and the total ratio.
 """
 
 from __future__ import annotations
@@ -21,12 +26,50 @@ import resource
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from boggle_opt.core.branch import ClassSolver
 
 HERE = Path(__file__).resolve().parent
 
 
 def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def reset_class_peak() -> bool:
+    """Reset this process's peak RSS (Linux: VmHWM), so each class's own
+    peak can be read; False where that is not possible."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def class_peak_mb() -> float:
+    """Peak RSS since the last reset (VmHWM), in MB. (A reset also resets
+    ``ru_maxrss``: the run's peak is the largest of these.)"""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return peak_mb()
+
+
+def bounds_after_phases(solver: ClassSolver) -> str:
+    """The bound after each phase: root, each forced level, the orderly bound."""
+    parts = [str(solver.root_bound)]
+    for level in range(len(solver.level_forces)):
+        if solver.level_forces[level]:
+            parts.append(f"{solver.level_bound[level]}/{solver.level_forces[level]}")
+    if solver.bounds:
+        parts.append(f"ob {solver.orderly_bound_max}/{solver.bounds}")
+    if solver.dedups:
+        parts.append(f"dedup {solver.dedups} in {solver.dedup_cpu:.2f} s")
+    return " ".join(parts)
 
 
 def read_classes(path: Path) -> list[tuple[str, float | None]]:
@@ -54,6 +97,11 @@ def main() -> int:
     ap.add_argument("--only", default="", help="comma-separated 0-based class indices to run")
     ap.add_argument("--record-build", action="store_true",
                     help="build trees by inserting paths into records, not from sorted path keys")
+    ap.add_argument("--dedup-score", type=int, default=-1,
+                    help="build a forced tree again de-duplicated once its bound is at least this "
+                         "(0: never; default: the solver's choice)")
+    ap.add_argument("--dedup-level", type=int, default=2,
+                    help="... when forcing this level (0-based) or deeper")
     ap.add_argument("--pass-paths", type=int, default=0,
                     help="paths one tree-build pass may record (default: the kernel's)")
     ns = ap.parse_args()
@@ -80,18 +128,24 @@ def main() -> int:
     if ns.pass_paths:
         solver.builder.pass_paths = ns.pass_paths
     solver.builder.use_keys = not ns.record_build
+    solver.dedup_score = ns.dedup_score
+    solver.dedup_level = ns.dedup_level
     setup = time.process_time() - t0
     switch = f"switch score {ns.switch_score}" if ns.switch_score else f"switch {ns.switch}x"
+    if ns.dedup_score >= 0:
+        switch += f"; dedup from {ns.dedup_score} at level {ns.dedup_level}+" if ns.dedup_score else "; no dedup"
     print(f"# {ns.classfile.name}: {len(picked)} of {len(classes)} classes, {ns.size}, "
           f"{ns.wordlist} {ns.rule}, min score {ns.min_score}, {switch}; "
           f"setup {setup:.2f} s CPU, load {os.getloadavg()[0]:.1f}")
     print("# i\tcpu s\tref s\tratio\tnodes\troot bound\tbuild s\tforce s\torderly s"
-          "\tpeak MB\tcandidates\tboards")
+          "\tB/node\tarena MB peak/held\tclass MB\tpeak MB\tcandidates\tboards\tbounds (root, max/forces per level, ob max/calls)")
     total = 0.0
+    run_peak = peak_mb()  # setup's, before any reset
     ref_total = 0.0
     ref_ours = 0.0  # our CPU over the classes that have a reference
     for i in picked:
         masks = [letter_mask(s) for s in parsed[i]]
+        resettable = reset_class_peak()
         c0 = time.process_time()
         candidates = solver.solve(masks, ns.min_score, round(ns.switch * 100), ns.switch_score)
         boards = [b for b in candidates if scorer.score(b) >= ns.min_score]
@@ -103,11 +157,16 @@ def main() -> int:
             ref_total += ref
             ref_ours += cpu
             ratio = f"{cpu / ref:.2f}"
+        per_node = 4 * int(solver.built_words) / max(int(solver.n_nodes), 1)
+        arena = f"{4 * int(solver.peak_words) / 1e6:.0f}/{4 * int(solver.arena_words) / 1e6:.0f}"
+        class_mb = f"{class_peak_mb():.0f}" if resettable else ""
+        run_peak = max(run_peak, class_peak_mb() if resettable else peak_mb())
         print(f"{i}\t{cpu:.2f}\t{ref if ref is not None else ''}\t{ratio}\t{solver.n_nodes}\t"
-              f"{solver.root_bound}\t{solver.build_seconds:.2f}\t{solver.force_seconds:.2f}\t"
-              f"{solver.bound_seconds:.2f}\t{peak_mb():.0f}\t{len(candidates)}\t{len(boards)}",
+              f"{solver.root_bound}\t{solver.build_cpu:.2f}\t{solver.force_cpu:.2f}\t"
+              f"{solver.bound_cpu:.2f}\t{per_node:.1f}\t{arena}\t{class_mb}\t"
+              f"{run_peak:.0f}\t{len(candidates)}\t{len(boards)}\t{bounds_after_phases(solver)}",
               flush=True)
-    line = f"total CPU {total:.1f} s; peak RSS {peak_mb():.0f} MB"
+    line = f"total CPU {total:.1f} s; peak RSS {run_peak:.0f} MB"
     if ref_total:
         line += f"; reference {ref_total:.1f} s; ratio {ref_ours / ref_total:.2f}"
     print(line)

@@ -1,22 +1,33 @@
 """Helpers the test folders share (importable as ``helpers``: pyproject's
 ``pythonpath = ["tests"]``): the installed console script, run-file records, a small
-run's arguments, a random-board searcher and a direct ``bnb`` run."""
+run's arguments, a random-board searcher and a direct ``bnb`` run, and the core
+kernels' small words, kernel modules and brute force."""
 
 from __future__ import annotations
 
+import importlib
+import itertools
 import json
+import random
 import shutil
 import subprocess
 import sys
 import time
+import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
+from boggle_opt.core.geometry import Geometry
+from boggle_opt.core.scorer import Scorer
+from boggle_opt.dictionary.dictionary import Dictionary, to_key
+from boggle_opt.dictionary.wordlist import clean_words
 from boggle_opt.plugins.bnb import BranchAndBound
+from boggle_opt.registry.loader import Registries
 from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 from boggle_opt.searching.options import check
 
@@ -125,3 +136,45 @@ def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) ->
     for needle in needles:
         assert needle in line, f"{needle!r} not in {line!r}"
     return line
+
+
+# the core kernels' tests (tests/core): words, kernels and brute force on small classes
+
+
+def small_words(registries: Registries, alphabet: str, max_len: int) -> list[str]:
+    """Words of the embedded list spelled from ``alphabet`` only (``q`` as "qu")."""
+    lines = registries.wordlists.get("default").load()
+    allowed = set(alphabet)
+    return [
+        w for w in clean_words(lines)
+        if len(to_key(w)) <= max_len and set(to_key(w).decode()) <= allowed
+    ]
+
+
+def kernels(core: types.SimpleNamespace) -> tuple[Any, Any]:
+    package = core.geometry.__name__.rsplit(".", 1)[0]
+    return (
+        importlib.import_module(f"{package}.tree"),
+        importlib.import_module(f"{package}.branch"),
+    )
+
+
+@pytest.fixture(scope="module")
+def small(registries: Registries) -> tuple[dict[bytes, int], Dictionary]:
+    words = small_words(registries, "aeilnrstq", 9)
+    d = Dictionary("small", words, registries.rules.get("standard"))
+    return dict(zip(d.keys, d.points)), d
+
+
+def random_class(rng: random.Random, n: int, alphabet: str) -> list[str]:
+    return ["".join(sorted(rng.sample(alphabet, rng.randint(1, 4)))) for _ in range(n)]
+
+
+def brute_force(scorer: Scorer, geometry: Geometry, alphabet: str, cutoff: int) -> dict[str, int]:
+    out = {}
+    for letters in itertools.product(alphabet, repeat=geometry.n):
+        board = "".join(letters)
+        score = scorer.score(board)
+        if score >= cutoff:
+            out[board] = score
+    return out

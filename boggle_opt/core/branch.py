@@ -4,7 +4,9 @@ Build the class's orderly tree; while its bound is high, force the top cell
 to each of its letters by merging trees (each merge halves the freedom);
 once a bound falls to ``switch_pct`` percent of the cutoff (or to a fixed
 ``switch_score``), finish the branch with the orderly bound, which is cheaper
-per board but prunes later. With a deadline, a solve stops between the
+per board but prunes later. On big boards a forced tree that still bounds
+high is built again from the subclass's paths, de-duplicated
+(``TreeBuilder.build_forced``): a far lower bound, for a build's cost. With a deadline, a solve stops between the
 letters of its first cell with several letters, so the letters left can be
 solved elsewhere without losing the ones done.
 """
@@ -12,6 +14,7 @@ solved elsewhere without losing the ones done.
 from __future__ import annotations
 
 import time
+from typing import Final
 
 from librt.vecs import vec
 from mypy_extensions import i64
@@ -21,6 +24,18 @@ from .orderly import OrderlyBound
 from .arena import BOUND
 from .tree import Tree, TreeBuilder, cell_order
 from .trie import PackedTrie, popcount26
+
+
+# The de-duplicating force (build_forced) by default: on boards of at least
+# DEDUP_MIN_CELLS cells, once a tree forced at level DEDUP_LEVEL or deeper
+# still bounds at least DEDUP_PCT percent of the switch to the orderly bound.
+# A de-duplicated build costs 0.1-1.6 s against milliseconds for a merge, so
+# it pays only where the tree below is big: measured (details in
+# docs/benchmarks.md) 3.6x faster on a hard 4x4 subclass, even on the 4x4
+# sample, and a loss on every 3x4 sample class, whose trees are small.
+DEDUP_MIN_CELLS: Final[i64] = 16
+DEDUP_LEVEL: Final[i64] = 2
+DEDUP_PCT: Final[i64] = 175
 
 
 class ClassSolver:
@@ -36,6 +51,13 @@ class ClassSolver:
     cutoff: i64
     switch_pct: i64
     switch_score: i64  # > 0: switch at this bound instead of the ratio
+    # > 0: a forced tree whose bound is at least this, at level dedup_level or
+    # deeper, is built again de-duplicated (TreeBuilder.build_forced); 0:
+    # never; < 0 (the default): chosen per solve (DEDUP_*)
+    dedup_score: i64
+    dedup: i64  # the threshold of this solve
+    dedup_level: i64
+    sub_masks: vec[i64]  # the letters of each position for build_forced
     split_level: i64  # the first level with several letters: where a deadline may stop
     deadline: float  # > 0: time.perf_counter() past which solve() stops at split_level
     # letters (bit mask) of the split level's cell left unsolved when the deadline passed
@@ -48,7 +70,19 @@ class ClassSolver:
     build_seconds: float
     force_seconds: float
     bound_seconds: float
+    # the same phases in CPU seconds (the wall times above swell on a busy machine)
+    build_cpu: float
+    force_cpu: float
+    bound_cpu: float
     peak_words: i64
+    built_words: i64  # arena words of the built tree
+    arena_words: i64  # arena words allocated (its pages are all touched)
+    # per level: the highest bound of a tree forced there, and how many were forced
+    level_bound: vec[i64]
+    level_forces: vec[i64]
+    orderly_bound_max: i64  # the highest bound handed to the orderly bound
+    dedups: i64  # forced trees built again de-duplicated
+    dedup_cpu: float  # their CPU seconds (in force_cpu too)
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int] | None = None) -> None:
         self.n = geometry.n
@@ -61,6 +95,10 @@ class ClassSolver:
         self.cutoff = 0
         self.switch_pct = 150
         self.switch_score = 0
+        self.dedup_score = -1
+        self.dedup = 0
+        self.dedup_level = DEDUP_LEVEL
+        self.sub_masks = vec[i64]([0] * self.n)
         self.split_level = 0
         self.deadline = 0.0
         self.unfinished = 0
@@ -74,7 +112,17 @@ class ClassSolver:
         self.build_seconds = 0.0
         self.force_seconds = 0.0
         self.bound_seconds = 0.0
+        self.build_cpu = 0.0
+        self.force_cpu = 0.0
+        self.bound_cpu = 0.0
         self.peak_words = 0
+        self.built_words = 0
+        self.arena_words = 0
+        self.level_bound = vec[i64]([0] * self.n)
+        self.level_forces = vec[i64]([0] * self.n)
+        self.orderly_bound_max = 0
+        self.dedups = 0
+        self.dedup_cpu = 0.0
 
     def build(self, cell_masks: list[int]) -> Tree:
         """The orderly tree of a class (letter sets by cell)."""
@@ -101,14 +149,23 @@ class ClassSolver:
                 self.split_level = p
                 break
         t0 = time.perf_counter()
+        c0 = time.process_time()
         tree = self.builder.build(cell_masks, self.tree)
         self.tree = tree
         self.build_seconds = time.perf_counter() - t0
+        self.build_cpu = time.process_time() - c0
+        self.built_words = tree.top
         self.n_nodes = tree.n_nodes
         self.root_bound = i64(tree.a[tree.root + BOUND])
         self.cutoff = cutoff
         self.switch_pct = switch_pct
         self.switch_score = switch_score
+        self.dedup = self.dedup_score
+        if self.dedup < 0:
+            self.dedup = 0
+            if self.n >= DEDUP_MIN_CELLS:
+                switch = switch_score if switch_score > 0 else switch_pct * cutoff // 100
+                self.dedup = DEDUP_PCT * switch // 100
         for p in range(self.n):
             self.masks[p] = cell_masks[self.order[p]]
             self.forced[p] = 0
@@ -116,6 +173,7 @@ class ClassSolver:
         self.ob.visits = 0
         self._branch(tree, tree.root, 0)
         self.peak_words = max(self.peak_words, tree.top)
+        self.arena_words = len(tree.a)
         found = self.ob.found
         n = self.n
         boards: list[str] = []
@@ -125,6 +183,22 @@ class ClassSolver:
                 letters[self.order[p]] = chr(97 + found[i * n + p])
             boards.append("".join(letters))
         return boards
+
+    def _dedup(self, tree: Tree, mark: i64, merged: i64, level: i64) -> i64:
+        """The forced tree at ``merged`` (positions up to ``level`` forced)
+        built again de-duplicated in its place, or ``merged`` if it cannot be."""
+        c0 = time.process_time()
+        top = tree.top
+        tree.top = mark  # the merged tree's nodes are not needed
+        for p in range(self.n):
+            self.sub_masks[p] = (i64(1) << self.forced[p]) if p <= level else self.masks[p]
+        child = self.builder.build_forced(tree, self.sub_masks, level + 1)
+        self.dedup_cpu += time.process_time() - c0
+        if child < 0:
+            tree.top = top
+            return merged
+        self.dedups += 1
+        return child
 
     def _branch(self, tree: Tree, root: i64, level: i64) -> None:
         bound = i64(tree.a[root + BOUND])
@@ -136,9 +210,13 @@ class ClassSolver:
             switch = bound * 100 <= self.switch_pct * self.cutoff
         if level == self.n or switch:
             t0 = time.perf_counter()
+            c0 = time.process_time()
             self.bounds += 1
+            if bound > self.orderly_bound_max:
+                self.orderly_bound_max = bound
             self.ob.run(tree, root, level, self.masks, self.forced, self.cutoff)
             self.bound_seconds += time.perf_counter() - t0
+            self.bound_cpu += time.process_time() - c0
             return
         m = self.masks[level]
         while m != 0:
@@ -148,9 +226,18 @@ class ClassSolver:
             self.forced[level] = letter
             mark = tree.top
             t0 = time.perf_counter()
+            c0 = time.process_time()
             child = tree.force(root, level, letter)
+            if (
+                self.dedup > 0 and level >= self.dedup_level and level + 1 < self.n
+                and i64(tree.a[child + BOUND]) >= self.dedup
+            ):
+                child = self._dedup(tree, mark, child, level)
             self.forces += 1
             self.force_seconds += time.perf_counter() - t0
+            self.force_cpu += time.process_time() - c0
+            self.level_forces[level] += 1
+            self.level_bound[level] = max(self.level_bound[level], i64(tree.a[child + BOUND]))
             self._branch(tree, child, level + 1)
             if tree.top > self.peak_words:
                 self.peak_words = tree.top

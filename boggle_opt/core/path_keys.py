@@ -40,6 +40,11 @@ ST_SP: Final[i64] = 1  # the runs stack's fill
 ST_NODES: Final[i64] = 2  # sum and choice nodes written (shared leaves each time)
 ST_SHIFT: Final[i64] = 3  # a key is stored shifted by this (its word packed below)
 ST_WORD: Final[i64] = 4  # mask of a stored value's word
+# != 0: every word is checked against the others of its key (a forced build:
+# two paths of one word over different forced cells share a key without
+# repeating a letter)
+ST_ALL_WORDS: Final[i64] = 5
+ST_WORDS: Final[i64] = 6  # words of st[]
 RUN: Final[i64] = 4  # a run: position, digit, first key, end
 
 
@@ -95,11 +100,12 @@ def emit_sum(
     ``keys[i] >> st[ST_SHIFT]``, its word ``vals[i] & st[ST_WORD]``."""
     shift = st[ST_SHIFT]
     wmask = st[ST_WORD]
+    all_words = st[ST_ALL_WORDS] != 0
     i = lo
     points: i64 = 0
     while i < hi and (keys[i] >> shift) == base:
         tagged = points_of[vals[i] & wmask]
-        if (tagged & REPEATS_BIT) == 0 or _first_word(vals, wmask, lo, i):
+        if ((tagged & REPEATS_BIT) == 0 and not all_words) or _first_word(vals, wmask, lo, i):
             points += tagged & (REPEATS_BIT - 1)
         i += 1
     sp0 = st[ST_SP]
@@ -197,6 +203,90 @@ def run_end(keys: vec[i64], shift: i64, i: i64, hi: i64, end: i64) -> i64:
         else:
             top = mid
     return top
+
+
+def key_points(keys: vec[i64], vals: vec[i64], points_of: vec[i64], st: vec[i64], lo: i64, hi: i64) -> i64:
+    """Points of the words of keys ``lo..hi`` (all one key), each word once."""
+    wmask = st[ST_WORD]
+    points: i64 = 0
+    for i in range(lo, hi):
+        if _first_word(vals, wmask, lo, i):
+            points += points_of[vals[i] & wmask] & (REPEATS_BIT - 1)
+    return points
+
+
+def drop_supersets(
+    keys: vec[i64], vals: vec[i64], count: i64, shift: i64, wmask: i64, word_bits: i64, weight: vec[i64],
+    radix: vec[i64], lo_pos: i64, n: i64, packed: bool,
+) -> i64:
+    """Drop every path whose (cell, letter) pairs over positions ``lo_pos``
+    and after strictly contain those of another path of the same word (the
+    forced build: the positions before ``lo_pos`` have one letter each and
+    are not in the keys); return the paths kept, moved to the front.
+
+    Why the bound stays an upper bound: a board of the forced subclass that
+    realizes a dropped path realizes every path whose pairs are a subset of
+    its own (the forced cells hold their letters on every board), so the
+    word is still counted through a minimal path, which has no strict subset
+    and so is never dropped; and a word scores once however many paths find
+    it. A key's digit at position p is (key // weight[p]) % radix[p], 0 when
+    the path skips p."""
+    if count < 2:
+        return count
+    # paths grouped by word: (word << 32 | index), sorted by the word
+    order = vec[i64]([0] * count)
+    tmp = vec[i64]([0] * count)
+    for i in range(count):
+        order[i] = ((vals[i] & wmask) << 32) | i
+    if radix_sort(order, order, tmp, tmp, count, 32, 32 + word_bits, False):
+        order = tmp
+    tmp = vec[i64]()
+    drop = vec[i64]([0] * count)
+    used = vec[i64]()
+    digits = vec[i64]()
+    g: i64 = 0
+    while g < count:
+        word = order[g] >> 32
+        e = g + 1
+        while e < count and (order[e] >> 32) == word:
+            e += 1
+        size = e - g
+        if size >= 2:
+            if len(used) < size:
+                used = vec[i64]([0] * size)
+                digits = vec[i64]([0] * (size * n))
+            for x in range(size):
+                key = keys[order[g + x] & 0xFFFFFFFF] >> shift
+                u: i64 = 0
+                for p in range(lo_pos, n):
+                    d = (key // weight[p]) % radix[p]
+                    digits[x * n + p] = d
+                    if d != 0:
+                        u |= i64(1) << p
+                used[x] = u
+            for x in range(size):
+                ux = used[x]
+                for y in range(size):
+                    uy = used[y]
+                    # x's pairs a strict subset of y's: y is redundant
+                    if ux == uy or (ux & ~uy) != 0 or drop[order[g + y] & 0xFFFFFFFF] != 0:
+                        continue
+                    same = True
+                    for p in range(lo_pos, n):
+                        if (ux >> p) & 1 != 0 and digits[x * n + p] != digits[y * n + p]:
+                            same = False
+                            break
+                    if same:
+                        drop[order[g + y] & 0xFFFFFFFF] = 1
+        g = e
+    kept: i64 = 0
+    for i in range(count):
+        if drop[i] == 0:
+            keys[kept] = keys[i]
+            if not packed:
+                vals[kept] = vals[i]
+            kept += 1
+    return kept
 
 
 def _first_word(vals: vec[i64], wmask: i64, lo: i64, i: i64) -> bool:

@@ -25,6 +25,7 @@ caller truncates by resetting ``top``.
 
 from __future__ import annotations
 
+import mmap
 from typing import Final
 
 from librt.vecs import append, extend, vec
@@ -33,7 +34,8 @@ from mypy_extensions import i32, i64
 from .arena import BOUND, HEAD, I32_MAX, KIDS, LEAF_LIMIT, LOW, LOW_BITS, MAX_POINTS, SLOT
 from .geometry import Geometry
 from .path_keys import (
-    KEY_BITS, KEY_LIMIT, REPEATS_BIT, ST_NODES, ST_SHIFT, ST_SP, ST_TOP, ST_WORD, emit_sum, radix_sort, run_end,
+    KEY_BITS, KEY_LIMIT, REPEATS_BIT, ST_ALL_WORDS, ST_NODES, ST_SHIFT, ST_SP, ST_TOP, ST_WORD, ST_WORDS,
+    drop_supersets, emit_sum, key_points, radix_sort, run_end,
 )
 from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, popcount26
 
@@ -60,9 +62,17 @@ PASS_PATHS: Final[i64] = 500_000
 # doubling the peak): measured build records per path of a pass, and arena
 # words per path of the class, which grows with the board: at the forcing's
 # peak 9.5-10.4 on the hardest 3x4 sample classes, 10.8 on the hardest 4x4 one.
+# The arena's size is only reserved (capacity, not yet resident); its pages
+# are touched as the tree grows into them, a root run of the emission
+# (EMIT_WORDS_PER_PATH a path, more if a run needs it: the built tree takes
+# 8.4 on the biggest 3x4 sample class, 11.7 on the hardest 4x4 one) or a
+# forcing at a time, so the resident memory follows what the tree uses, not
+# the estimate.
 RECORD_WORDS_PER_PATH: Final[i64] = 32
 ARENA_WORDS_PER_PATH_SMALL: Final[i64] = 11  # up to 15 cells
 ARENA_WORDS_PER_PATH: Final[i64] = 14
+EMIT_WORDS_PER_PATH_SMALL: Final[i64] = 9
+EMIT_WORDS_PER_PATH: Final[i64] = 12
 # Records bigger than this (words) are freed after a build, for the forcing;
 # smaller ones are kept for the next class (small classes come by thousands).
 KEEP_RECORDS: Final[i64] = RECORD_WORDS_PER_PATH * PASS_PATHS
@@ -104,6 +114,28 @@ def fresh32(words: i64) -> vec[i32]:
     return grown32(vec[i32](capacity=words), words, words)
 
 
+def reserved32(words: i64) -> vec[i32]:
+    """A buffer with room for ``words`` words, only some of them resident:
+    ``vec(capacity=...)`` writes zeros over all of it, but ``extend`` of an
+    empty vector by ``h`` items takes capacity 2**k - 1 >= h and writes only
+    those, so ``h`` = 2**(k-1) (between half of ``words`` and all of it)
+    gives room for 2**k - 1 >= ``words``. The items are read from a private
+    read-only anonymous mapping: the kernel's zero page, never resident
+    (``mmap``'s default shared mapping would be). The rest of the room
+    becomes resident only as ``grown32`` appends into it, in place."""
+    h: i64 = 1
+    while 2 * h - 1 < words:
+        h *= 2
+    zeros = mmap.mmap(-1, 4 * h, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, prot=mmap.PROT_READ)
+    view = memoryview(zeros)
+    items = view.cast("i")
+    v = extend(vec[i32](), items)
+    items.release()
+    view.release()
+    zeros.close()
+    return v
+
+
 def grown32(v: vec[i32], words: i64, want: i64 = 0) -> vec[i32]:
     """``v`` with zeros appended to at least ``words`` words: to ``want`` if
     given, else an eighth bigger."""
@@ -141,6 +173,7 @@ class Tree:
     root: i64
     n: i64
     n_nodes: i64  # sum and choice nodes of the built tree
+    cap: i64  # words reserved for ``a`` (its capacity): it grows in place up to here
 
     def __init__(self, a: vec[i32], top: i64, root: i64, n: i64, n_nodes: i64) -> None:
         self.a = a
@@ -148,6 +181,21 @@ class Tree:
         self.root = root
         self.n = n
         self.n_nodes = n_nodes
+        self.cap = len(a)
+
+    def reserve_arena(self, words: i64) -> None:
+        """An empty arena with room for ``words`` words, none of them touched
+        (the old one let go first)."""
+        self.a = vec[i32]()
+        self.a = reserved32(words)
+        self.cap = 2 * len(self.a) - 1
+
+    def room(self, words: i64) -> None:
+        """At least ``words`` words in the arena: zeros appended a block at a
+        time (in place within the capacity; past it, the vector is copied)."""
+        if words > len(self.a):
+            self.a = grown32(self.a, words, words + GROW)
+            self.cap = max(self.cap, len(self.a))
 
     def bound(self, node: i64) -> i64:
         return i64(self.a[node + BOUND])
@@ -156,7 +204,7 @@ class Tree:
         """Index of ``words`` fresh words at the top of the arena."""
         at = self.top
         if at + words > len(self.a):
-            self.a = grown32(self.a, at + words)
+            self.room(at + words)
         self.top = at + words
         return at
 
@@ -352,6 +400,12 @@ class TreeBuilder:
     runs: vec[i64]  # the emission's stack of runs
     st: vec[i64]  # the emission's state
     passes: i64  # passes of the last build
+    # a forced build (build_forced): positions below this have one letter
+    # each and take no digit in the keys; 0 in a class's build
+    skip: i64
+    root_points: i64  # points of the paths that lie wholly on those positions
+    forced_nodes: i64  # nodes of the last forced build
+    radix: vec[i64]  # per position: its digit's radix (letters + 1)
     records_peak: i64  # most record words one pass of the last build used
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int]) -> None:
@@ -422,7 +476,11 @@ class TreeBuilder:
         self.digit_w = vec[i64]([0] * (26 * n))
         self.letter_of = vec[i64]([0] * (27 * n))
         self.runs = vec[i64]([0] * (4 * 26 * n * (n + 1) + 64))
-        self.st = vec[i64]([0] * 5)
+        self.st = vec[i64]([0] * ST_WORDS)
+        self.skip = 0
+        self.root_points = 0
+        self.forced_nodes = 0
+        self.radix = vec[i64]([0] * n)
         self.packed = False
         self.word_bits = 0
         while (len(trie.nodes) >> self.word_bits) > 0:
@@ -455,12 +513,16 @@ class TreeBuilder:
                 raise ValueError("each cell needs a non-empty set of letters a-z")
             self.masks[p] = m
             self.counts[p] = popcount26(m)
+        self.skip = 0
+        self.root_points = 0
+        self.st[ST_ALL_WORDS] = 0
         self._key_digits()
         tree = into if into is not None else Tree(vec[i32](), 0, 0, n, 0)
         if len(tree.a) > KEEP_ARENA:
             # a big arena would sit beside this build's paths; the build
             # sizes a new one when it knows its paths
             tree.a = vec[i32]()
+            tree.cap = 0
         tree.top = 0
         tree.n = n
         nodes: i64 = 1  # the root
@@ -490,9 +552,8 @@ class TreeBuilder:
             paths_total += self.paths_at[i]
             budget = max(budget, self.paths_at[i])
         need = self._arena_per_path() * paths_total + 64 * n
-        if len(tree.a) < need:
-            tree.a = vec[i32]()  # let the old arena go before taking the new one
-            tree.a = fresh32(need)
+        if tree.cap < need:
+            tree.reserve_arena(need)
         # each pass records the paths whose sorted cells start at positions
         # lo..hi (as many as the budget takes), or at one position with
         # some of its letters (a position with more paths than the budget)
@@ -534,6 +595,55 @@ class TreeBuilder:
             p += 1
         return self._finish(tree, nodes)
 
+    def build_forced(self, tree: Tree, masks: vec[i64], level: i64) -> i64:
+        """Write above ``tree``'s top the orderly tree of the subclass with
+        letters ``masks[p]`` at each position p, where the positions before
+        ``level`` have one letter each (forced), de-duplicated: a path's key
+        leaves out the forced positions, each word counts once per key, and a
+        path whose unforced (cell, letter) pairs strictly contain another
+        path's of the same word is dropped (``drop_supersets`` says why the
+        bound stays true). Its root, or -1 if the subclass needs more than one
+        pass or wider keys than fit (then force by merging instead).
+
+        The tree is of the same shape as the merged one (choice nodes for
+        positions ``level`` and after; the paths wholly on forced cells are
+        the root's points), so forcing and the orderly bound take it as is;
+        its bound is never above the merged tree's and often far below."""
+        n = self.n
+        for p in range(n):
+            self.masks[p] = masks[p]
+            self.counts[p] = popcount26(masks[p])
+        self.skip = level
+        self.root_points = 0
+        self._key_digits()
+        if not self.keyed:
+            self.skip = 0
+            return -1
+        self.st[ST_ALL_WORDS] = 1
+        base_top = tree.top
+        root = tree.root
+        n_nodes = tree.n_nodes
+        self.sums = vec[i64]()
+        for q in range(n):
+            self.pos_mask[q] = 0
+            self.pos_bound[q] = 0
+        for i in range(LEAF_LIMIT):
+            self.leaves[i] = -1
+        self.passes = 0
+        self.records_peak = 0
+        whole = self._pass(tree, 0, n - 1, 0, self._budget())
+        out: i64 = -1
+        if whole >= 0:
+            out = self._finish(tree, 1 + whole).root
+            self.forced_nodes = tree.n_nodes
+        else:
+            tree.top = base_top
+        tree.root = root
+        tree.n_nodes = n_nodes
+        self.st[ST_ALL_WORDS] = 0
+        self.skip = 0
+        return out
+
     def _finish(self, tree: Tree, nodes: i64) -> Tree:
         """Write the root's family (its choice nodes from ``pos_*``)."""
         n = self.n
@@ -563,9 +673,11 @@ class TreeBuilder:
                 slot += SLOT
             fam = slot
             bound += self.pos_bound[q]
+        points = self.root_points  # (0 but in a forced build)
+        bound += points
         if bound > I32_MAX:
             raise ValueError("class too big: a bound of its tree exceeds 2**31")
-        a[at + HEAD] = i32(k)  # no points
+        a[at + HEAD] = i32(points << LOW_BITS | k)
         a[at + BOUND] = i32(bound)
         tree.root = at
         tree.n_nodes = nodes
@@ -600,6 +712,14 @@ class TreeBuilder:
         w: i64 = 1
         wide = False
         for p in range(n - 1, -1, -1):
+            if p < self.skip:
+                # no digit: a weight above every key, so the emission never
+                # takes this position for a key's next one
+                self.weight[p] = KEY_LIMIT
+                self.radix[p] = 1
+                for letter in range(26):
+                    self.digit_w[p * 26 + letter] = 0
+                continue
             self.weight[p] = w
             m = self.masks[p]
             rank: i64 = 0
@@ -609,6 +729,7 @@ class TreeBuilder:
                     rank += 1
                     self.digit_w[p * 26 + letter] = rank * w
                     self.letter_of[p * 27 + rank] = letter
+            self.radix[p] = rank + 1
             if wide or w > KEY_LIMIT // (rank + 1):
                 wide = True
             else:
@@ -695,6 +816,12 @@ class TreeBuilder:
         self.passes += 1
         count = self.n_keys
         self.records_peak = max(self.records_peak, (2 if packed else 4) * count)
+        if self.skip > 0:
+            count = drop_supersets(
+                self.keys, self.keys if packed else self.vals, count, self.word_bits if packed else 0,
+                (1 << self.word_bits) - 1, self.word_bits, self.weight, self.radix, self.skip, self.n, packed,
+            )
+            self.n_keys = count
         if count == 0:
             return 0
         if len(self.tmp_keys) < count:
@@ -717,30 +844,11 @@ class TreeBuilder:
         st[ST_SHIFT] = shift
         st[ST_WORD] = (1 << self.word_bits) - 1 if packed else -1
         need = tree.top + self._arena_per_path() * count + 1024
-        while True:
-            if len(tree.a) < need and tree.top == 0:
-                # the first pass: an arena of just this size (a vector that
-                # grows doubles its capacity, copying, and holds both)
-                tree.a = vec[i32]()
-                tree.a = fresh32(need)
-            elif len(tree.a) < need:
-                tree.a = grown32(tree.a, need)
-            sums = len(self.sums)
-            saved = [
-                (self.pos_mask[q], self.pos_bound[q], self.pos_first[q], self.pos_end[q]) for q in range(self.n)
-            ]
-            try:
-                return self._emit_root(tree, count)
-            except IndexError:
-                # the arena was too small (rare; the vectors check every
-                # index): take back what this pass wrote and start it again
-                need = len(tree.a) + len(tree.a) // 2
-                for i in range(LEAF_LIMIT):
-                    if self.leaves[i] >= tree.top:
-                        self.leaves[i] = -1
-                for q in range(self.n):
-                    self.pos_mask[q], self.pos_bound[q], self.pos_first[q], self.pos_end[q] = saved[q]
-                self.sums = self.sums[:sums]
+        if tree.cap < need and tree.top == 0:
+            # the first pass: reserve the class's arena, tree and forcing
+            # (a vector grown past its capacity is copied, holding both)
+            tree.reserve_arena(need)
+        return self._emit_root(tree, count)
 
     def _emit_root(self, tree: Tree, count: i64) -> i64:
         """Write the root's sum children from the pass's sorted keys (their
@@ -757,16 +865,39 @@ class TreeBuilder:
         while i < count:
             # the root's runs: next position and letter (positions from last to first)
             rem = keys[i] >> shift
+            if rem == 0:
+                # (a forced build) paths wholly on the forced positions: the root's points
+                j = run_end(keys, shift, i, count, 1)
+                self.root_points += key_points(keys, vals, self.trie_points, st, i, j)
+                i = j
+                continue
             q: i64 = 0
             while weight[q] > rem:
                 q += 1
             d = rem // weight[q]
             end = (d + 1) * weight[q]
             j = run_end(keys, shift, i, count, end)
-            child = emit_sum(
-                keys, vals, self.trie_points, tree.a, weight, self.letter_of, self.leaves, self.runs, st, i, j,
-                q, d * weight[q],
-            )
+            # the run's room, touched now (the vectors check every index: a
+            # run that needs more is taken back and written again)
+            room = (EMIT_WORDS_PER_PATH if self.n >= 16 else EMIT_WORDS_PER_PATH_SMALL) * (j - i) + 1024
+            child: i64 = -1
+            while child < 0:
+                run_top = st[ST_TOP]
+                run_nodes = st[ST_NODES]
+                tree.room(run_top + room)
+                try:
+                    child = emit_sum(
+                        keys, vals, self.trie_points, tree.a, weight, self.letter_of, self.leaves, self.runs, st,
+                        i, j, q, d * weight[q],
+                    )
+                except IndexError:
+                    st[ST_TOP] = run_top
+                    st[ST_NODES] = run_nodes
+                    st[ST_SP] = 0
+                    for x in range(LEAF_LIMIT):
+                        if self.leaves[x] >= run_top:
+                            self.leaves[x] = -1
+                    room += room // 2
             if self.pos_mask[q] == 0:
                 self.pos_first[q] = len(self.sums)
             self.sums = append(self.sums, child)

@@ -4,7 +4,6 @@ boards against brute force."""
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import random
 import types
@@ -21,31 +20,12 @@ from boggle_opt.proofs.board_classes import (
     parse_class,
 )
 from boggle_opt.core.geometry import Geometry
-from boggle_opt.core.scorer import Scorer
 from boggle_opt.core.trie import PackedTrie
-from boggle_opt.dictionary.dictionary import Dictionary, to_key
-from boggle_opt.registry.loader import Registries
-from boggle_opt.dictionary.wordlist import clean_words
+from boggle_opt.dictionary.dictionary import Dictionary
+
+from helpers import brute_force, kernels, random_class, small  # noqa: F401  (small: a fixture)
 
 REFERENCE_CLASS = "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz"
-
-
-def small_words(registries: Registries, alphabet: str, max_len: int) -> list[str]:
-    """Words of the embedded list spelled from ``alphabet`` only (``q`` as "qu")."""
-    lines = registries.wordlists.get("default").load()
-    allowed = set(alphabet)
-    return [
-        w for w in clean_words(lines)
-        if len(to_key(w)) <= max_len and set(to_key(w).decode()) <= allowed
-    ]
-
-
-def kernels(core: types.SimpleNamespace) -> tuple[Any, Any]:
-    package = core.geometry.__name__.rsplit(".", 1)[0]
-    return (
-        importlib.import_module(f"{package}.tree"),
-        importlib.import_module(f"{package}.branch"),
-    )
 
 
 class ReferenceTree:
@@ -88,17 +68,6 @@ class ReferenceTree:
         return 1 + sum(1 + sum(self.nodes(s) for s in c.values()) for c in node["kids"].values())
 
 
-@pytest.fixture(scope="module")
-def small(registries: Registries) -> tuple[dict[bytes, int], Dictionary]:
-    words = small_words(registries, "aeilnrstq", 9)
-    d = Dictionary("small", words, registries.rules.get("standard"))
-    return dict(zip(d.keys, d.points)), d
-
-
-def random_class(rng: random.Random, n: int, alphabet: str) -> list[str]:
-    return ["".join(sorted(rng.sample(alphabet, rng.randint(1, 4)))) for _ in range(n)]
-
-
 @pytest.mark.parametrize("size", [(2, 2), (2, 3), (3, 3)])
 def test_tree_matches_reference(
     core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary], size: tuple[int, int]
@@ -119,14 +88,6 @@ def test_tree_matches_reference(
         assert (tree.bound(tree.root), tree.n_nodes) == (ref.bound(), ref.nodes()), sets
 
 
-def brute_force(scorer: Scorer, geometry: Geometry, alphabet: str, cutoff: int) -> dict[str, int]:
-    out = {}
-    for letters in itertools.product(alphabet, repeat=geometry.n):
-        board = "".join(letters)
-        score = scorer.score(board)
-        if score >= cutoff:
-            out[board] = score
-    return out
 
 
 @pytest.mark.parametrize(
