@@ -58,6 +58,8 @@ RECORD_KIND = "bnb"
 #: from 2.5; 4x4 takes the published run's 8000 at min score 3500
 SWITCH_RATIOS: dict[str, float] = {"4x4": 8000 / 3500}
 DEFAULT_SWITCH = 1.5
+#: the kernel multiplies switch x 100 by the min score in 64-bit integers
+MAX_SWITCH = 1e6
 #: sizes with at most this many classes are solved biggest first by the cost
 #: model (3x4 default buckets: 27,135 classes costed in about 2 s); more come
 #: lazily in the fixed shuffled order of ``ClassSpace``
@@ -124,6 +126,8 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             if self.corner_buckets:
                 parse_buckets(self.corner_buckets)
             check(self.switch is None or self.switch >= 1.0, "switch", f"must be >= 1, got {self.switch}")
+            check(self.switch is None or self.switch <= MAX_SWITCH, "switch",
+                  f"must be at most {MAX_SWITCH:,.0f}, got {self.switch}")
             check(
                 self.switch_score is None or self.switch_score >= 0,
                 "switch-score", f"must be >= 0, got {self.switch_score}",

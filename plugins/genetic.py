@@ -22,6 +22,9 @@ from boggle_opt.searching.interface import (
     CHECKPOINT_SECONDS, Checkpoint, Event, Improved, Problem, Progress, SearcherBase, Stopping,
 )
 
+#: each generation is held as arrays in memory: a larger one is a typo, not a search
+MAX_POPULATION = 1_000_000
+
 
 class GeneticSearch(SearcherBase["GeneticSearch.Options"]):
     """Genetic algorithm: the best boards breed by uniform crossover, with mutations and swaps."""
@@ -51,6 +54,7 @@ class GeneticSearch(SearcherBase["GeneticSearch.Options"]):
 
         def __post_init__(self) -> None:
             check(self.population >= 2, "population", "must be >= 2")
+            check(self.population <= MAX_POPULATION, "population", f"must be at most {MAX_POPULATION:,}")
             check(2 <= self.breeders <= self.population, "breeders",
                   "must be between 2 and the population")
             check(0 <= self.elite < self.population, "elite",

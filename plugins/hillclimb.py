@@ -51,6 +51,8 @@ from boggle_opt.searching.interface import (
 __all__ = ["HillClimb", "PoolClimb", "allowed_letters", "quick_best", "random_boards"]
 
 SWAP_KINDS = ("all", "adjacent", "none")
+#: the pool is held as arrays in memory: a larger one is a typo, not a search
+MAX_POOL_SIZE = 1_000_000
 
 
 class HillClimb(SearcherBase["HillClimb.Options"]):
@@ -81,6 +83,8 @@ class HillClimb(SearcherBase["HillClimb.Options"]):
 
         def __post_init__(self) -> None:
             check(self.pool_size >= 1, "pool-size", f"must be >= 1, got {self.pool_size}")
+            check(self.pool_size <= MAX_POOL_SIZE, "pool-size",
+                  f"must be at most {MAX_POOL_SIZE:,}, got {self.pool_size}")
             check(self.restarts >= 0, "restarts", f"must be >= 0, got {self.restarts}")
             check(
                 self.swaps in SWAP_KINDS, "swaps",

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from .. import defaults
 from .._version import __version__
 from .bound import add_parser as add_bound_parser
-from .args import IgnoredOption, add_option_pairs, option_pairs, positive_int, score, seconds, seed
+from .args import IgnoredOption, add_option_pairs, option_pairs, jobs, positive_int, score, seconds, seed
 from .dice import add_constraint_options
 from .dice import add_parser as add_dice_parser
 from .plan import add_parser as add_plan_parser
@@ -307,7 +307,7 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument("--wordlist", help="word list name or file (default: embedded)")
     run.add_argument("--seed", type=seed, help="random seed (default: a fresh one, shown)")
     run.add_argument(
-        "--jobs", type=positive_int,
+        "--jobs", type=jobs,
         help="processes (independent seeded copies; default 1, or a resumed run's own)"
     )
     run.add_argument(

@@ -15,6 +15,9 @@ from ..searching.options import INT_MAX
 #: seeds are numpy's: whole numbers from 0 (a run file records the one used)
 SEED_MAX = 2**64 - 1
 
+#: ``run --jobs`` at most (local worker processes, or a local Dask cluster's)
+MAX_JOBS = 256
+
 #: how a command's user gives a board size (``boards.geometry_for``'s hint)
 CLI_SIZE = "--size CxR"
 
@@ -39,6 +42,12 @@ def positive_int(text: str) -> int:
 def score(text: str) -> int:
     """A score: any whole number the core can compare with."""
     return whole_number(text, -INT_MAX)
+
+
+def jobs(text: str) -> int:
+    """A run's processes: each holds the dictionary, so thousands are a typo
+    (``--jobs 9223372036854775807`` tried to spawn that many)."""
+    return whole_number(text, 1, MAX_JOBS)
 
 
 def seed(text: str) -> int:

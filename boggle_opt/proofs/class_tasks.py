@@ -218,6 +218,8 @@ def check_task_record(rec: Mapping[str, Any], geometry: Geometry, where: str) ->
         for piece in str(key).split(".") if key else []:
             ok = len(piece) >= 2 and piece[:-1].isascii() and piece[:-1].isdigit()
             cell = int(piece[:-1]) if ok else -1
+            # as keys are written ("0l", not "00l"): the piece's finished record names it so
+            ok = ok and str(cell) == piece[:-1]
             ok = ok and cell < geometry.n and piece[-1] in sets[cell] and cell not in dict(part)
             need(ok, f"{what} {str(key)[:40]!r} does not fix distinct cells to letters of the class")
             part.append((cell, ord(piece[-1]) - 97))

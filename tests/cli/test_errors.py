@@ -238,9 +238,19 @@ def test_bad_command_line(run_cli, args, needles):
         (["run", "--searcher", "annealing", "--evals", "9" * 23], ["--evals", "at most"]),
         (["run", "--searcher", "annealing", "--target", "9" * 23], ["--target", "at most"]),
         (["run", "--searcher", "bnb", "-o", "switch", "1e400"], ["'switch'", "finite"]),
+        # found by the CLI fuzzing (test_fuzz.py): the kernel's i64 and numpy's arrays
+        (["run", "--searcher", "bnb", "--size", "2x2", "-o", "min-score", "40", "-o", "switch", "1e300"],
+         ["'switch'", "at most"]),
+        (["run", "--searcher", "hillclimb", "--size", "2x2", "-o", "pool-size", str(2**32)],
+         ["'pool-size'", "at most"]),
+        (["run", "--searcher", "genetic", "--size", "2x2", "-o", "population", str(2**63 - 1)],
+         ["'population'", "at most"]),
+        # spawned that many processes (or hung making their seeds), deaf to SIGTERM meanwhile
+        (["run", "--searcher", "hillclimb", "--size", "2x2", "--jobs", str(2**63 - 1)], ["--jobs", "at most 256"]),
     ],
     ids=["option-too-big", "plan-min-score-too-big", "bound-min-score-too-big", "negative-seed",
-         "seed-too-big", "infinite-time", "evals-too-big", "target-too-big", "infinite-option"],
+         "seed-too-big", "infinite-time", "evals-too-big", "target-too-big", "infinite-option",
+         "switch-too-big", "pool-too-big", "population-too-big", "jobs-too-many"],
 )
 def test_numbers_out_of_range(cli_env, args, needles):
     # a timeout: an infinite budget must not start a run that never ends

@@ -9,26 +9,34 @@ module once more with ``BOGGLE_OPT_FUZZ=ci`` for a larger random budget.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
 import os
+import re
+import signal
 import string
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from helpers import assert_one_line_error, exe
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from boggle_opt.proofs.board_classes import parse_buckets, parse_class
 from boggle_opt.boards import make_geometry
-from boggle_opt.cli.app import main
+from boggle_opt.cli.app import build_parser, main
+from boggle_opt.cli.args import DeprecatedAlias, IgnoredOption
 from boggle_opt.core.errors import BoggleOptError
 from boggle_opt.core.geometry import MAX_SIDE, parse_size
 from boggle_opt.searching.options import describe, make_options
 from boggle_opt.registry.loader import Registries
+from boggle_opt.runs.records import is_record_line
 from boggle_opt.runs.runfile import read_run_file
 from boggle_opt.runs.run import RunSpec
 from boggle_opt.searching.interface import Improved, Progress
@@ -39,6 +47,8 @@ QUICK = settings(max_examples=25, derandomize=True, deadline=None, database=None
 FUZZ = settings(QUICK, max_examples=200, derandomize=False, print_blob=True)
 FUZZ_SLOW = settings(FUZZ, max_examples=30)  # examples that run a small proof
 fuzz = FUZZ if os.environ.get("BOGGLE_OPT_FUZZ") == "ci" else QUICK
+fuzz_cli = settings(FUZZ, max_examples=100) if os.environ.get("BOGGLE_OPT_FUZZ") == "ci" else settings(
+    QUICK, max_examples=20)  # examples that start a process
 fuzz_slow = FUZZ_SLOW if os.environ.get("BOGGLE_OPT_FUZZ") == "ci" else settings(QUICK, max_examples=6)
 
 LETTERS = "aelnrst"
@@ -371,3 +381,308 @@ def test_a_resumed_proof_counts_each_class_once(data: st.DataObject,
     assert len(redone) == len(set(redone)) and not set(redone) & earlier
     assert earlier | set(redone) == classes
     assert ranked(out) == boards
+
+
+# -- run files at the edges: junk tails, junk within, split records, foreign runs ----------
+
+
+class Hung(BaseException):
+    """Raised by ``time_limit`` (a BaseException: no ``except Exception`` hides a hang)."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    def hung(signum: int, frame: Any) -> None:
+        raise Hung(f"no answer within {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def resumed(path: str) -> tuple[int, str, str]:
+    with time_limit(60):
+        return cli("run", "--resume", path, "--progress", "none", "--top", "10000")
+
+
+def refused(path: str, line: int, *needles: str) -> None:
+    """``--resume`` and ``report`` both refuse the file in one line naming the
+    line and holding the needles; the file is untouched."""
+    before = Path(path).read_bytes()
+    for args in (["run", "--resume", path], ["report", path, "--out", path + ".html"]):
+        with time_limit(60):
+            code, _, err = cli(*args)
+        one_line_error(code, err)
+        assert re.search(rf"line {line}(?![0-9])", err), (line, err)
+        for needle in needles:
+            assert needle in err, (needle, err)
+    assert Path(path).read_bytes() == before
+
+
+def redone_classes(path: str) -> list[tuple[str, str]]:
+    """The (class, part) of each task the last segment of the run file solved."""
+    after = [json.loads(line) for line in Path(path).read_text().splitlines()]  # every line a record
+    last_start = max(i for i, r in enumerate(after) if r["type"] == "start")
+    return [(r["record"]["class"], r["record"].get("part", "")) for r in after[last_start:]
+            if r["type"] == "checkpoint" and "class" in r["record"]]
+
+
+junk_lines = st.one_of(
+    st.binary(min_size=1, max_size=40),
+    st.text(min_size=1, max_size=20).map(str.encode),
+    st.sampled_from([b"\0" * 100, b"garbage", b"[[[", b"{", b"}", b"null", b"[{}]", b"\xff\xfe",
+                     b'{"type": "checkpoint", "record": {"kind"']),
+)
+
+
+@fuzz_slow
+@given(data=st.data())
+def test_a_junk_tail_is_cut_by_the_resume(data: st.DataObject, proof: tuple[list[str], str, set[str]],
+                                          tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Whatever follows the last whole record (NUL bytes, garbage, ``[[[``, a
+    torn record) is skipped by the reader and cut before the resume appends:
+    the proof ends whole, and the file is all records again."""
+    lines, boards, classes = proof
+    keep = data.draw(st.integers(2, len(lines)))
+    torn = data.draw(st.sampled_from(lines[1:]))
+    pieces = data.draw(st.lists(st.one_of(junk_lines, st.integers(1, len(torn) - 1).map(
+        lambda n: torn.encode()[:n])), min_size=1, max_size=4))
+    tail = data.draw(st.sampled_from([b"\n", b""])).join(pieces)
+    assume(not any(is_record_line(line) for line in tail.split(b"\n")))
+    head = "".join(line + "\n" for line in lines[:keep]).encode()
+    path = write(tmp_path_factory, "")
+    Path(path).write_bytes(head + tail)
+    earlier = {r["class"] for r in read_run_file(path).checkpoints if "class" in r}
+    code, out, err = resumed(path)
+    assert code == 0, err
+    assert ranked(out) == boards
+    assert Path(path).read_bytes().startswith(head)
+    redone = [name for name, _ in redone_classes(path)]
+    assert len(redone) == len(set(redone)) and not set(redone) & earlier
+    assert earlier | set(redone) == classes
+
+
+@fuzz
+@given(data=st.data())
+def test_junk_before_the_last_record_is_one_line_naming_it(data: st.DataObject,
+                                                           proof: tuple[list[str], str, set[str]],
+                                                           tmp_path_factory: pytest.TempPathFactory) -> None:
+    lines = [line.encode() for line in proof[0][: data.draw(st.integers(2, 40))]]
+    at = data.draw(st.integers(0, len(lines) - 1))
+    junk = data.draw(junk_lines.map(lambda b: b.replace(b"\n", b" ")))
+    assume(junk.strip() and not is_record_line(junk))
+    path = write(tmp_path_factory, "")
+    Path(path).write_bytes(b"".join(line + b"\n" for line in lines[:at] + [junk] + lines[at:]))
+    refused(path, at + 1)
+
+
+def class_letters_of(name: str) -> list[str]:
+    """Each cell's letters in a class of the proof (its buckets, the same for every cell)."""
+    buckets = BUCKETS.split()
+    return [buckets[int(b)] for b in name]
+
+
+@st.composite
+def split_pieces(draw: st.DrawFn, letters: list[str]) -> list[str]:
+    """A split's ``into``: one cell fixed to each of its letters, then maybe
+    spoilt: pieces dropped or repeated, empty, longer, of another cell, of a
+    letter not in the class, past the board, or any text."""
+    cell = draw(st.integers(0, len(letters) - 1))
+    pieces = [f"{cell}{x}" for x in draw(st.permutations(letters[cell]))]
+    for _ in range(draw(st.integers(0, 3))):
+        kind = draw(st.sampled_from(["drop", "dup", "empty", "longer", "other-cell", "wrong-letter",
+                                     "past-board", "leading-zero", "text"]))
+        i = draw(st.integers(0, max(len(pieces) - 1, 0)))
+        if kind == "drop" and pieces:
+            del pieces[i]
+        elif kind == "dup" and pieces:
+            pieces.insert(draw(st.integers(0, len(pieces))), pieces[i])
+        elif kind == "empty":
+            pieces.insert(i, "")
+        elif kind == "longer" and pieces:
+            other = (cell + 1) % len(letters)
+            pieces[i] = f"{pieces[i]}.{other}{letters[other][0]}"
+        elif kind == "other-cell" and pieces:
+            other = draw(st.integers(0, len(letters) - 1))
+            pieces[i] = f"{other}{pieces[i][-1]}"
+        elif kind == "wrong-letter" and pieces:
+            pieces[i] = pieces[i][:-1] + draw(st.sampled_from(string.ascii_letters))
+        elif kind == "past-board":
+            pieces.insert(i, f"{draw(st.integers(len(letters), 99))}a")
+        elif kind == "leading-zero" and pieces:
+            pieces[i] = "0" + pieces[i]
+        elif kind == "text":
+            pieces.insert(i, draw(argv_text))
+    return pieces
+
+
+def well_formed(pieces: list[str], letters: list[str]) -> bool:
+    """What the resume must accept: pieces that fix one cell to each of its letters once."""
+    parsed = [re.fullmatch(r"(0|[1-9][0-9]*)([a-z])", p) for p in pieces]
+    if not pieces or not all(parsed):
+        return False
+    cells = {int(m.group(1)) for m in parsed if m}
+    if len(cells) != 1 or (cell := cells.pop()) >= len(letters):
+        return False
+    return sorted(m.group(2) for m in parsed if m) == sorted(letters[cell])
+
+
+@fuzz_slow
+@given(data=st.data())
+def test_a_split_record_resumes_its_pieces_or_is_refused(data: st.DataObject,
+                                                         proof: tuple[list[str], str, set[str]],
+                                                         tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A class recorded as split into ``into``: a well-formed split resumes by
+    solving exactly its pieces, to the whole proof's boards; any other is
+    refused in one line naming its line, never a hang."""
+    lines, boards, _ = proof
+    at = data.draw(st.sampled_from([i for i, line in enumerate(lines) if '"class"' in line]))
+    record = json.loads(lines[at])
+    name = record["record"]["class"]
+    letters = class_letters_of(name)
+    pieces = data.draw(split_pieces(letters))
+    keep = {k: record["record"][k] for k in ("kind", "size", "buckets", "min_score")}
+    record["record"] = {**keep, "split": name, "part": "", "into": pieces}
+    path = write(tmp_path_factory, "".join(line + "\n" for line in lines[:at] + [json.dumps(record)]
+                                           + lines[at + 1:]))
+    if not well_formed(pieces, letters):
+        refused(path, at + 1, "bnb class")
+        return
+    code, out, err = resumed(path)
+    assert code == 0, err
+    assert ranked(out) == boards
+    assert sorted(redone_classes(path)) == sorted((name, p) for p in pieces)
+
+
+OTHER_SIZES = ["2x2", "3x3", "3x2", "4x4", "2x3x"]
+
+
+@fuzz
+@given(data=st.data())
+def test_a_foreign_run_in_the_file_is_refused(data: st.DataObject, proof: tuple[list[str], str, set[str]],
+                                              registries: Registries,
+                                              tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Another searcher's or size's run appended, or its start record in the
+    middle: refused in one line naming that line, the file untouched."""
+    lines = proof[0][: data.draw(st.integers(2, len(proof[0])))]
+    start = json.loads(lines[0])
+    settings = dict(start["settings"])
+    changes = data.draw(st.fixed_dictionaries({}, optional={
+        "searcher": st.sampled_from([e.name for e in registries.searchers.entries() if e.name != "bnb"]),
+        "size": st.sampled_from(OTHER_SIZES)}))
+    assume(changes)
+    settings.update(changes)
+    foreign = [json.dumps({**start, "settings": settings, "searcher": settings["searcher"]})]
+    foreign += data.draw(st.lists(st.sampled_from(
+        ['{"type": "improved", "board": "streaedlp", "score": 556, "elapsed": 1.0, "evaluations": 9}',
+         *lines[1:]]), max_size=3))
+    at = data.draw(st.integers(1, len(lines)))
+    path = write(tmp_path_factory, "".join(line + "\n" for line in lines[:at] + foreign + lines[at:]))
+    refused(path, at + 1, "starts another run")
+
+
+@fuzz_slow
+@given(data=st.data())
+def test_a_recorded_score_changed_is_refused(data: st.DataObject, proof: tuple[list[str], str, set[str]],
+                                             tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Boards are scored again as the file is read: a score edited by hand
+    (or by a bit flip) is a one-line error naming the line."""
+    lines = list(proof[0][:60])  # short: every board of the file is scored again
+    at = data.draw(st.sampled_from([i for i, line in enumerate(lines) if '"boards": [[' in line]))
+    record = json.loads(lines[at])
+    board = data.draw(st.sampled_from(record["record"]["boards"]))
+    delta = data.draw(st.one_of(st.integers(-100, 100), st.integers(min_value=2**63),
+                                st.integers(max_value=-(2**63))).filter(bool))
+    board[1] += delta
+    lines[at] = json.dumps(record)
+    path = write(tmp_path_factory, "".join(line + "\n" for line in lines))
+    refused(path, at + 1)
+
+
+# -- numbers at their limits, for every numeric option of every command ---------------
+
+#: what each command with a numeric option runs with, fast whatever the number
+BASES = {
+    "show": ["show", "aelnrs", "--size", "2x3"],
+    "bound": ["bound", "lnrst aeiou lnrst aeiou", "--size", "2x2"],
+    "plan": ["plan", "--size", "2x2", "--min-score", "40", "--sample", "2", "--jobs", "1"],
+    "run": ["run", "--size", "2x2", "--progress", "none", "--evals", "10", "--time", "2"],
+    "verify": ["verify"],
+}
+
+
+def commands() -> dict[str, argparse.ArgumentParser]:
+    """Each command's parser (as test_cli_vocabulary finds them)."""
+    [sub] = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(sub.choices)
+
+
+def current(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """The options a command offers (not help, not deprecated spellings)."""
+    return [a for a in parser._actions if a.option_strings
+            and not isinstance(a, (argparse._HelpAction, DeprecatedAlias, IgnoredOption))]
+
+
+def numeric_options(registries: Registries) -> list[tuple[str, str, str]]:
+    """(command, searcher or "", option) for each option that takes a number:
+    the commands' own (their argparse type turns "1" into a number) and every
+    searcher's ``-o`` ones (``plan`` takes bnb's)."""
+    found = []
+    for name, parser in commands().items():
+        for action in current(parser):
+            if action.type is None or action.nargs == 0:
+                continue
+            try:
+                value = action.type("1")  # type: ignore[operator]
+            except Exception:
+                continue
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                found += [(name, s, action.option_strings[-1]) for s in
+                          ([e.name for e in registries.searchers.entries()] if name == "run" else [""])]
+        if any("-o" in a.option_strings for a in current(parser)):
+            for entry in registries.searchers.entries():
+                if name == "run" or entry.name == "bnb":
+                    found += [(name, entry.name, f"-o {o.name}") for o in describe(entry.item.Options)
+                              if "int" in o.type or "float" in o.type]
+    return found
+
+
+numbers = st.one_of(
+    st.integers(min_value=2**63 - 1).map(str),
+    st.integers(max_value=0).map(str),
+    st.floats().map(repr),
+    st.sampled_from(["1e400", "-1e400", "inf", "-inf", "nan", "-nan", "1e-400", "-0", "-0.0", "1e308",
+                     "9" * 40, "-" + "9" * 40, str(2**64), str(-(2**63) - 1), "1_0000_0000_0000_0000_0000"]),
+)
+
+
+@fuzz_cli
+@given(data=st.data())
+def test_huge_and_negative_numbers_run_or_one_line(data: st.DataObject, registries: Registries,
+                                                   small_words: str,
+                                                   proof: tuple[list[str], str, set[str]],
+                                                   tmp_path_factory: pytest.TempPathFactory) -> None:
+    """In a real process with a time limit: exit 0 (3 for a proof its budget
+    stopped), or a one-line error; never a traceback or a hang."""
+    command, searcher, option = data.draw(st.sampled_from(numeric_options(registries)))
+    assert command in BASES, f"{command} takes a number: give it a fast BASES entry"
+    value = data.draw(numbers)
+    args = list(BASES[command])
+    if command == "verify":
+        args.append(write(tmp_path_factory, "".join(line + "\n" for line in proof[0])))
+    else:
+        args += ["--wordlist", small_words]
+    if command == "run":
+        args += ["--searcher", searcher] + (["-o", "min-score", "40"] if searcher == "bnb" else [])
+    args += [*option.split(), value]
+    result = subprocess.run([exe(), *args], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "NO_COLOR": "1"})
+    assert "Traceback" not in result.stdout + result.stderr, result.stderr
+    stopped = result.returncode == 3 and searcher == "bnb" and "--resume" in result.stdout + result.stderr
+    if result.returncode == 0 or stopped:
+        return
+    assert_one_line_error(result)

@@ -150,6 +150,8 @@ EDITS: dict[str, tuple[Callable[[list[dict[str, Any]]], tuple[list[dict[str, Any
     "split-missing-a-letter": (lambda r: _split(r, ["0l", "0n"]), "each of its letters once"),
     "split-letter-not-in-class": (lambda r: _split(r, ["0a", "0l", "0n", "0r", "0s", "0t"]), "'0a'"),
     "split-cell-past-the-board": (lambda r: _split(r, ["9l"]), "'9l'"),
+    # accepted, its pieces were recorded as '0l' and so on, and every resume redid '00l'
+    "split-piece-leading-zero": (lambda r: _split(r, ["00l", "0n", "0r", "0s", "0t"]), "'00l'"),
     "board-added-to-a-class": (_add_board, "'zzzzzz' scores 0, not the 999 recorded"),
     "improved-score-edited": (_improved, "'lasret' scores 119, not the 120 recorded"),
 }
