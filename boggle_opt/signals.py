@@ -217,7 +217,25 @@ def held() -> Iterator[None]:
     the whole process group cannot hit a worker's interpreter while it starts
     (a fatal error); ``worker_start`` then ignores them. SIGTERM stays: the
     main process ends a worker with it at any moment, even one still starting.
-    A signal meanwhile reaches the main process when the block ends."""
+    A stopping signal meanwhile is noted, not raised, and stops the run when
+    the block ends: raised in the middle of starting a worker, it would cut
+    the start-up data spawn writes to it (the worker prints ``EOFError``)."""
+    seen = _current
+    raising = seen is not None and seen.raising
+    if seen is not None:
+        seen.raising = False
+    try:
+        with _group_signals_blocked():
+            yield
+    finally:
+        if seen is not None:
+            seen.raising = raising
+    if seen is not None and raising:
+        seen.check()
+
+
+@contextmanager
+def _group_signals_blocked() -> Iterator[None]:
     if not _CAN_MASK:
         yield
         return
