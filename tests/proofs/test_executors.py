@@ -10,6 +10,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -214,7 +215,7 @@ def test_a_lost_dask_scheduler_is_a_clean_stop_and_resumes(
     assert f"# stopped: {lost}" in stdout and ranked(stdout)
     assert stopped_after < 20  # not Dask's 30 s of reconnecting
     assert [r["stop_reason"] for r in finish_records(out)] == [lost]
-    done_before = records(out)
+    done_before = checkpoints(out)
     assert 20 <= sum("class" in r for r in done_before) < CLASSES
 
     # the scheduler is down: refused in one line, the run file untouched
