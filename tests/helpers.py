@@ -166,6 +166,10 @@ def small(registries: Registries) -> tuple[dict[bytes, int], Dictionary]:
     return dict(zip(d.keys, d.points)), d
 
 
+#: (size, buckets, cutoff): small classes whose boards branch and bound must find exactly
+SOLVER_CASES = [((2, 2), "ae lnr ist", 6), ((2, 3), "ae lnr st", 20), ((3, 2), "aeq lnrt s", 15)]
+
+
 def random_class(rng: random.Random, n: int, alphabet: str) -> list[str]:
     return ["".join(sorted(rng.sample(alphabet, rng.randint(1, 4)))) for _ in range(n)]
 

@@ -19,7 +19,7 @@ from boggle_opt.proofs.board_classes import letter_mask, parse_class
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary.dictionary import Dictionary
 
-from helpers import brute_force, kernels, random_class, small  # noqa: F401  (small: a fixture)
+from helpers import SOLVER_CASES, brute_force, kernels, random_class, small  # noqa: F401  (small: a fixture)
 
 
 def reference_forced_bound(
@@ -107,10 +107,7 @@ def test_forced_build_matches_brute_force_bound(
     assert lower > 0 or geometry.n < 6  # the test means something
 
 
-@pytest.mark.parametrize(
-    ("size", "buckets", "cutoff"),
-    [((2, 2), "ae lnr ist", 6), ((2, 3), "ae lnr st", 20), ((3, 2), "aeq lnrt s", 15)],
-)
+@pytest.mark.parametrize(("size", "buckets", "cutoff"), SOLVER_CASES)
 def test_dedup_solver_finds_every_board(
     core: types.SimpleNamespace,
     small: tuple[dict[bytes, int], Dictionary],

@@ -23,7 +23,7 @@ from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.trie import PackedTrie
 from boggle_opt.dictionary.dictionary import Dictionary
 
-from helpers import brute_force, kernels, random_class, small  # noqa: F401  (small: a fixture)
+from helpers import SOLVER_CASES, brute_force, kernels, random_class, small  # noqa: F401  (small: a fixture)
 
 REFERENCE_CLASS = "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz"
 
@@ -88,12 +88,7 @@ def test_tree_matches_reference(
         assert (tree.bound(tree.root), tree.n_nodes) == (ref.bound(), ref.nodes()), sets
 
 
-
-
-@pytest.mark.parametrize(
-    ("size", "buckets", "cutoff"),
-    [((2, 2), "ae lnr ist", 6), ((2, 3), "ae lnr st", 20), ((3, 2), "aeq lnrt s", 15)],
-)
+@pytest.mark.parametrize(("size", "buckets", "cutoff"), SOLVER_CASES)
 def test_solver_finds_every_board(
     core: types.SimpleNamespace,
     small: tuple[dict[bytes, int], Dictionary],
