@@ -8,7 +8,6 @@ the arguments or a run file, run by its ``Driver``) and ``bound`` (in
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 import tempfile
@@ -20,15 +19,14 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from .. import defaults
 from .._version import __version__
 from .bound import add_parser as add_bound_parser
-from .args import IgnoredOption, add_option_pairs, option_pairs, jobs, positive_int, score, seconds, seed
+from .args import IgnoredOption, add_option_pairs, cache_choice, option_pairs, jobs, positive_int, score, seconds, seed
 from .dice import add_constraint_options
 from .dice import add_parser as add_dice_parser
 from .plan import add_parser as add_plan_parser
 from ..core import COMPILED
 from ..core.errors import BoggleOptError
-from ..dictionary.dictionary import ENV_NO_CACHE
 from ..searching.options import as_dict, describe
-from ..registry.loader import ENV_PLUGINS, FAILED, LOADED, load_plugins, request_plugins
+from ..registry.loader import ENV_PLUGINS, FAILED, LOADED, load_plugins, plugin_specs
 from ..registry.registries import Entry, Registries
 from .score import add_parser as add_score_parser
 from .show import add_parser as add_show_parser
@@ -123,17 +121,18 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
     from ..runs.run import RunSpec
 
     given = Budget(ns.time, ns.evals, ns.target)
+    plugins = plugin_specs(ns.plugins or [])
+    cache = cache_choice(ns)
     if ns.resume is None:
         if ns.searcher is None:
             raise BoggleOptError("run needs --searcher NAME (see `boggle-opt searchers`)")
         if ns.out is not None:
             refuse_not_empty(ns.out)  # before the word list is built
         return RunSpec.build(
-            ns.searcher, regs, options=dict(option_pairs(ns)),
-            size=ns.size or defaults.SIZE, rule=ns.rule or defaults.RULE,
-            wordlist=ns.wordlist or defaults.WORDLIST, seed=ns.seed, budget=given, jobs=ns.jobs or 1,
+            ns.searcher, regs, options=option_pairs(ns),
+            size=ns.size, rule=ns.rule, wordlist=ns.wordlist, seed=ns.seed, budget=given, jobs=ns.jobs or 1,
             fix=ns.fix, word=ns.word, dice=ns.dice,
-            executor=ns.executor, scheduler=ns.scheduler,
+            executor=ns.executor, scheduler=ns.scheduler, plugins=plugins, cache=cache,
         )
     clashes = [k for k in RESUMED_SETTINGS if getattr(ns, k) is not None]
     if ns.option:
@@ -150,7 +149,7 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
         # locked before it is read: a run still writing it may not be resumed
         held.enter_context(run_lock(ns.resume, create=False))
     return RunSpec.resuming(ns.resume, regs, budget=given, jobs=ns.jobs,
-                            executor=ns.executor, scheduler=ns.scheduler)
+                            executor=ns.executor, scheduler=ns.scheduler, plugins=plugins, cache=cache)
 
 
 def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
@@ -348,7 +347,7 @@ def _add_plugin_options(parser: argparse.ArgumentParser, default: object, reads_
     group = parser.add_argument_group("plugin loading")
     group.add_argument(
         "--plugin", action="append", dest="plugins", default=default, metavar="MODULE_OR_FILE",
-        help=f"also load this plugin module or .py file (repeatable; adds to ${ENV_PLUGINS})",
+        help=f"also load this plugin module or .py file (repeatable; beside those in ${ENV_PLUGINS})",
     )
     group.add_argument(
         "--strict-plugins", action="store_true", default=default,
@@ -389,17 +388,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ns = build_parser().parse_args(argv)
-    saved = {name: os.environ.get(name) for name in (ENV_PLUGINS, ENV_NO_CACHE)}
     try:
         # a run notes a signal until its driver starts, which then stops at
         # once and writes the finish record; other commands stop at once
         running = ns.run is cmd_run
         with on_termination(raising=not running) as signals:
-            # through the environment, so worker processes load the same plugins
-            request_plugins(ns.plugins or [])
-            if ns.no_cache:
-                os.environ[ENV_NO_CACHE] = "1"  # and so for worker processes
-            regs = load_plugins(strict=bool(ns.strict_plugins))
+            # worker processes load the same plugins from the run's spec
+            regs = load_plugins(strict=bool(ns.strict_plugins), extra=plugin_specs(ns.plugins or []))
             for warning in regs.warnings:
                 print(f"{PROG}: warning: {warning}", file=sys.stderr)
             code: int = ns.run(ns, regs, sys.stdout)
@@ -414,12 +409,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader went away (e.g. `| head`); nothing more to say
         sys.stderr.close()
         return 0
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 if __name__ == "__main__":

@@ -142,3 +142,9 @@ def option_pairs(ns: argparse.Namespace) -> list[tuple[str, str]]:
         if key.replace("_", "-").lower() == "min-score" and value.replace("_", "") != str(ns.min_score):
             raise BoggleOptError(f"--min-score {ns.min_score} and -o min-score {value} disagree; give one")
     return [*pairs, ("min-score", str(ns.min_score))]
+
+
+def cache_choice(ns: argparse.Namespace) -> bool | None:
+    """``load_dictionary``'s ``cache``: False for ``--no-cache``, else None
+    (the cache, unless the user set ``$BOGGLE_OPT_NO_CACHE``)."""
+    return False if getattr(ns, "no_cache", False) else None

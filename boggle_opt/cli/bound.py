@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 from ..boards import make_geometry
 from ..proofs.board_classes import letter_mask, parse_class
-from .args import add_rule_and_wordlist, score
+from .args import cache_choice, add_rule_and_wordlist, score
 from ..core.branch import ClassSolver
 from ..core.errors import BoardError
 from ..core.geometry import infer_size, parse_size
@@ -59,7 +59,7 @@ def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     if ns.min_score is not None and ns.min_score < 1:
         raise BoardError(f"--min-score must be >= 1, got {ns.min_score}")
     order = _order(ns.order, geometry.n) if ns.order else cell_order(geometry)
-    dictionary = load_dictionary(ns.wordlist, ns.rule, regs)
+    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns))
     solver = ClassSolver(dictionary.trie, geometry, order)
     masks = [letter_mask(s) for s in sets]
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -26,7 +26,7 @@ from .. import defaults
 from ..proofs.board_classes import ClassSpace, count_classes
 from ..boards import size_geometry
 from ..proofs.class_tasks import ClassContext, ClassResult, ClassTask
-from .args import add_option_pairs, deprecated_alias, add_rule_and_wordlist, option_pairs, positive_int, seed
+from .args import cache_choice, add_option_pairs, deprecated_alias, add_rule_and_wordlist, option_pairs, positive_int, seed
 from ..core.errors import BoggleOptError
 from ..registry.dictionaries import load_dictionary
 from ..searching.options import make_options
@@ -76,7 +76,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     if min_score is None or min_score < 1:
         raise BoggleOptError("plan needs the proof's min score: --min-score N (N >= 1)")
     geometry = size_geometry(ns.size)
-    dictionary = load_dictionary(ns.wordlist, ns.rule, regs)
+    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns))
     label, buckets = searcher.buckets(geometry)
     space = ClassSpace(geometry, [len(b) for b in buckets])
     total = count_classes(geometry, space.counts)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from ..boards import geometry_for
-from .args import CLI_SIZE, add_rule_and_wordlist
+from .args import cache_choice, CLI_SIZE, add_rule_and_wordlist
 from ..core.errors import BoardError
 from ..core.geometry import Geometry
 from ..core.scorer import Scorer
@@ -183,7 +183,7 @@ def score_boards(scorer: BoardScorer, args: list[str], stdin: TextIO | None, out
 
 
 def cmd_score(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    dictionary = load_dictionary(ns.wordlist, ns.rule, regs)
+    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns))
     scorer = BoardScorer(dictionary, ns.size, ns.words, ns.multi, ns.json)
     for arg in ns.boards:  # a bad board on the command line: its error, not a header first
         if arg != "-":

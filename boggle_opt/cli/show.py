@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..boards import geometry_for
-from .args import CLI_SIZE, add_rule_and_wordlist, deprecated_alias
+from .args import cache_choice, CLI_SIZE, add_rule_and_wordlist, deprecated_alias
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..registry.dictionaries import load_dictionary
@@ -168,7 +168,7 @@ def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         raise BoggleOptError(f"--top must be >= 0, got {ns.top}")
     geometry = geometry_for(ns.board, ns.size, CLI_SIZE)
     board = geometry.parse(ns.board)
-    dictionary = load_dictionary(ns.wordlist, ns.rule, regs)
+    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns))
     scorer = dictionary.scorer(geometry)
     found = {w.word: (w.points, w.path) for w in scorer.words(board)}
     words = word_paths(geometry, board, ns.words, found, ns.top)

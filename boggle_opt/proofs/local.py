@@ -227,14 +227,16 @@ class RunsTasks(Protocol):
 
 
 def open_session(problem: RunsTasks, setup: WorkerSetup) -> ExecutorSession:
-    """The run's executor (``--executor``, ``--jobs``); one job on this
-    machine needs no pool, and a Problem made by hand names no executor."""
+    """The run's executor (``--executor``, ``--jobs``; a run's spec names none
+    for one job on this machine, which needs no pool). A Problem made by hand
+    names none either: its ``jobs`` processes on this machine."""
     executor = problem.executor
-    if problem.jobs == 1 and (executor is None or getattr(executor, "name", "") == "local"):
+    if executor is not None:  # chosen once, by the run's spec
+        return executor.open(setup)
+    # a Problem made by hand: its jobs on this machine
+    if problem.jobs == 1:
         return InlineSession(setup)
-    if executor is None:
-        return LocalExecutor(ExecutorSettings(problem.jobs)).open(setup)
-    return executor.open(setup)
+    return LocalExecutor(ExecutorSettings(problem.jobs)).open(setup)
 
 
 class LocalExecutor:

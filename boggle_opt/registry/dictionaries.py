@@ -32,8 +32,9 @@ def load_dictionary(
 
     Without ``registries`` the plugins are loaded (as the command line loads
     them). Built dictionaries are kept in the cache folder (``dict_cache``);
-    ``cache=False`` skips it, and ``None`` uses it unless ``$BOGGLE_OPT_NO_CACHE``
-    is set (``--no-cache`` sets it, so worker processes skip it too).
+    ``cache=False`` skips it (``--no-cache``; a run's spec carries the
+    choice to its worker processes), and ``None`` uses it unless the user set
+    ``$BOGGLE_OPT_NO_CACHE``.
     """
     if registries is None:
         from .loader import load_plugins  # loads plugins: only when asked to

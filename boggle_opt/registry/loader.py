@@ -79,14 +79,15 @@ def requested_plugins() -> list[str]:
     return _env_list(ENV_PLUGINS)
 
 
-def request_plugins(specs: Iterable[str]) -> None:
-    """Add plugins to ``BOGGLE_OPT_PLUGINS`` so this process and its workers load them."""
-    current = requested_plugins()
+def plugin_specs(specs: Iterable[str]) -> tuple[str, ...]:
+    """Plugin modules and files as a run records them for its worker processes:
+    files by absolute path, each once."""
+    found: list[str] = []
     for spec in specs:
         spec = str(Path(spec).resolve()) if _is_file_spec(spec) else spec
-        if spec not in current:
-            current.append(spec)
-    os.environ[ENV_PLUGINS] = ",".join(current)
+        if spec not in found:
+            found.append(spec)
+    return tuple(found)
 
 
 def _origin(ep: EntryPoint) -> Origin:

@@ -63,6 +63,19 @@ def remaining_budget(past: PastRun) -> Budget:
     return Budget(left_seconds, left_evals, None if target is None else int(target))
 
 
+def _text(value: object) -> str | None:
+    return None if value is None or value == "" else str(value)
+
+
+def _recorded_options(value: object, path: str) -> dict[str, object]:
+    """A run file's options, typed as it recorded them (``make_options`` checks them)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise BoggleOptError(f"run file {path!r} settings: 'options' is not an object")
+    return {str(key): item for key, item in value.items()}
+
+
 @dataclass(frozen=True)
 class RunSpec:
     """Every setting of one run, checked: build one with ``RunSpec.build``."""
@@ -89,6 +102,12 @@ class RunSpec:
     executor: str = "local"
     executor_class: type[Executor] | None = None
     scheduler: str | None = None
+    #: plugin modules or ``.py`` files loaded beyond the installed ones
+    #: (``--plugin``): worker processes that rebuild the problem load them too
+    plugins: tuple[str, ...] = ()
+    #: whether the word list is read from the dictionary cache (``--no-cache``:
+    #: False); None follows ``$BOGGLE_OPT_NO_CACHE``
+    cache: bool | None = None
 
     @classmethod
     def build(
@@ -96,10 +115,10 @@ class RunSpec:
         searcher: str | type[Searcher],
         registries: Registries,
         *,
-        options: Mapping[str, object] = {},
-        size: str = defaults.SIZE,
-        rule: str = defaults.RULE,
-        wordlist: str = defaults.WORDLIST,
+        options: Mapping[str, object] | Sequence[tuple[str, object]] = (),
+        size: str | None = None,
+        rule: str | None = None,
+        wordlist: str | None = None,
         seed: int | None = None,
         budget: Budget | None = None,
         jobs: int = 1,
@@ -109,25 +128,28 @@ class RunSpec:
         dice: str | None = None,
         executor: str | None = None,
         scheduler: str | None = None,
+        plugins: Sequence[str] = (),
+        cache: bool | None = None,
     ) -> RunSpec:
-        """Look the searcher up, check its options (written as ``-o`` takes them)
-        and constraints (``fix`` pattern, ``word``, ``dice`` set name), and fill
-        the gaps: a fresh seed, and with no budget what a resumed run had left,
-        else ``default_budget``."""
+        """Look the searcher up, check its options (``-o`` strings, parsed, or
+        typed values, checked as they are) and constraints (``fix`` pattern,
+        ``word``, ``dice`` set name), and fill the gaps: the defaults of
+        ``boggle_opt.defaults`` (here only: callers pass None for "not given"),
+        a fresh seed, and with no budget what a resumed run had left, else
+        ``default_budget``."""
         if isinstance(searcher, str):
             entry = registries.searchers.entry(searcher)
             name, found = entry.name, entry.item
         else:
             name, found = getattr(searcher, "name", "") or searcher.__name__, searcher
-        pairs = [(str(key), str(value)) for key, value in options.items()]
-        opts = make_options(name, found.Options, pairs)
+        opts = make_options(name, found.Options, options)
         if budget is None or budget.unlimited:
             budget = remaining_budget(resume) if resume is not None else default_budget(found)
         if jobs < 1:
             raise BoggleOptError(f"jobs must be >= 1, got {jobs}")
         if seed is not None and not 0 <= seed < 2**64:  # numpy's seeds
             raise BoggleOptError(f"seed must be a whole number from 0 to 2**64 - 1, got {seed}")
-        geometry = size_geometry(size)
+        geometry = size_geometry(size or defaults.SIZE)
         dice_set = registries.dice.get(dice) if dice else None
         constraints = Constraints.build(geometry, fix, word, dice_set)
         require_support(found, constraints)
@@ -140,13 +162,15 @@ class RunSpec:
         executor_class = None
         if chosen in registries.executors or executor is not None or scheduler is not None:
             executor_class = registries.executors.get(chosen)  # unknown: lists the available
+        if chosen == "local" and jobs == 1 and scheduler is None:
+            executor_class = None  # one job on this machine: the searcher runs its tasks itself
         return cls(
             searcher=found,
             name=name,
             options=opts,
             size=geometry.size,
-            rule=rule,
-            wordlist=wordlist,
+            rule=rule or defaults.RULE,
+            wordlist=wordlist or defaults.WORDLIST,
             seed=secrets.randbits(32) if seed is None else seed,
             budget=budget,
             jobs=jobs,
@@ -155,12 +179,15 @@ class RunSpec:
             executor=chosen,
             executor_class=executor_class,
             scheduler=scheduler,
+            plugins=tuple(plugins),
+            cache=cache,
         )
 
     @classmethod
     def resuming(
         cls, path: str, registries: Registries, *, budget: Budget | None = None, jobs: int | None = None,
-        executor: str | None = None, scheduler: str | None = None,
+        executor: str | None = None, scheduler: str | None = None, plugins: Sequence[str] = (),
+        cache: bool | None = None,
     ) -> RunSpec:
         """The run recorded in the run file ``path``, to continue it (with a new
         ``budget``, or what its own had left; on ``jobs`` processes, or as many
@@ -179,14 +206,14 @@ class RunSpec:
                 executor = None  # the default, which a searcher that runs no tasks refuses by name
         spec = cls.build(
             str(settings["searcher"]), registries,
-            options=dict(settings.get("options") or {}),
-            size=str(settings.get("size") or defaults.SIZE),
-            rule=str(settings.get("rule") or defaults.RULE),
-            wordlist=str(settings.get("wordlist") or defaults.WORDLIST),
+            options=_recorded_options(settings.get("options"), path),
+            size=_text(settings.get("size")),
+            rule=_text(settings.get("rule")),
+            wordlist=_text(settings.get("wordlist")),
             seed=int(settings["seed"]) if settings.get("seed") is not None else None,
             budget=budget, jobs=jobs or past.jobs, resume=past,
             fix=limits.get("fix"), word=limits.get("word"), dice=limits.get("dice"),
-            executor=executor, scheduler=scheduler,
+            executor=executor, scheduler=scheduler, plugins=plugins, cache=cache,
         )
         check_boards(past.boards, spec.geometry, f"run file {path!r}")
         return spec
@@ -204,15 +231,16 @@ class RunSpec:
                 registries: Registries | None = None) -> Problem:
         """The problem to search (``dictionary`` must be for this word list and rule)."""
         if dictionary is None:
-            dictionary = load_dictionary(self.wordlist, self.rule, registries)
+            if registries is None:  # a worker process: the plugins its run loaded
+                registries = load_plugins(extra=self.plugins)
+            dictionary = load_dictionary(self.wordlist, self.rule, registries, cache=self.cache)
         resumed = tuple(self.resume.checkpoints) if self.resume is not None else ()
         known = tuple(self.resume.boards) if self.resume is not None else ()
         executor = None
         if self.executor_class is not None:
             executor = self.executor_class(ExecutorSettings(self.jobs, self.scheduler))
         return Problem(dictionary, self.geometry, jobs=self.jobs, resumed=resumed,
-                       target=self.budget.target, constraints=self.constraints, executor=executor,
-                       known=known)
+                       constraints=self.constraints, executor=executor, known=known)
 
     def worker_problem(self) -> Problem:
         """The problem as one of ``jobs`` independent copies rebuilds it, in its own
@@ -235,7 +263,8 @@ class RunSpec:
         }
         if self.constraints.active:
             record["constraints"] = self.constraints.record()
-        if self.executor_class is not None and getattr(self.searcher, "parallel", False):
+        if getattr(self.searcher, "parallel", False) and (self.executor_class is not None
+                                                          or self.executor == "local"):
             # where its tasks ran, which --resume keeps (a cluster's run does
             # not quietly go on in one local process)
             record["executor"] = self.executor
@@ -329,9 +358,9 @@ class _Callback:
 def search(
     searcher: str | type[Searcher] = "annealing",
     *,
-    size: str = defaults.SIZE,
-    rule: str = defaults.RULE,
-    wordlist: str = defaults.WORDLIST,
+    size: str | None = None,
+    rule: str | None = None,
+    wordlist: str | None = None,
     seconds: float | None = None,
     evals: int | None = None,
     target: int | None = None,
@@ -348,6 +377,9 @@ def search(
     dice: str | None = None,
 ) -> SearchResult:
     """Run one searcher and return what it found: ``boggle-opt run`` in one call.
+
+    ``size``, ``rule`` and ``wordlist`` left at None are ``boggle_opt.defaults``'
+    (4x4, standard, the embedded list), as on the command line.
 
     ``searcher`` is a registered name or a searcher class (one of your own,
     not registered anywhere). ``options`` are the searcher's options, written
@@ -369,7 +401,7 @@ def search(
         refuse_unguarded()
     regs = registries if registries is not None else load_plugins()
     spec = RunSpec.build(
-        searcher, regs, options=options or {}, size=size, rule=rule, wordlist=wordlist,
+        searcher, regs, options=options or (), size=size, rule=rule, wordlist=wordlist,
         seed=seed, budget=Budget(seconds, evals, target), jobs=jobs,
         fix=fix, word=word, dice=dice,
     )

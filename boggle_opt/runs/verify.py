@@ -223,7 +223,7 @@ class _Proof:
         options = settings.get("options") or {}
         if not isinstance(options, dict):
             raise Hole("settings: 'options' is not an object")
-        opts = make_options("bnb", searcher.Options, [(str(k), str(v)) for k, v in options.items()])
+        opts = make_options("bnb", searcher.Options, options)  # typed as recorded
         # the registered bnb (its buckets and switch settings), typed loosely:
         # the package core does not import its plugins
         self.bnb = searcher(opts)

@@ -96,7 +96,6 @@ class Problem:
         geometry: Geometry,
         jobs: int = 1,
         resumed: tuple[Mapping[str, Any], ...] = (),
-        target: int | None = None,
         constraints: Constraints | None = None,
         executor: Executor | None = None,
         known: tuple[tuple[str, int], ...] = (),
@@ -109,8 +108,6 @@ class Problem:
         self.resumed = resumed
         #: boards (and scores) the earlier segments of a resumed run reported
         self.known = known
-        #: the run's ``--target`` score, if any (the driver stops there anyway)
-        self.target = target
         #: what every reported board must satisfy (``--fix``, ``--word``, ``--dice``)
         self.constraints = constraints if constraints is not None else NONE
         #: where a searcher that hands out tasks runs them (``--executor``);

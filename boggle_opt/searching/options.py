@@ -11,7 +11,7 @@ import dataclasses
 import difflib
 import math
 import typing
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,50 +85,69 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
 
-def _convert(name: str, tp: Any, text: str) -> Any:
-    """Parse a command-line string into the option's declared type."""
+def _convert(name: str, tp: Any, value: object) -> Any:
+    """An option's value in its declared type: a command-line string is parsed,
+    a value already of that type (from Python, or a run file's record) is
+    checked as it is, never written out and parsed again."""
     args = typing.get_args(tp)
     if args and type(None) in args:  # Optional[X]: "none" clears it
-        if text.lower() in ("none", ""):
+        if value is None or (isinstance(value, str) and value.lower() in ("none", "")):
             return None
         rest = [a for a in args if a is not type(None)]
         tp = rest[0] if len(rest) == 1 else str
     if tp is bool:
-        low = text.lower()
+        if isinstance(value, bool):
+            return value
+        low = value.lower() if isinstance(value, str) else None
         if low in _TRUE:
             return True
         if low in _FALSE:
             return False
-        raise OptionError(f"option {name!r}: expected true or false, got {text!r}")
+        raise OptionError(f"option {name!r}: expected true or false, got {value!r}")
     if tp is int:
-        try:
-            value = int(text.replace("_", ""))
-        except ValueError:
-            raise OptionError(f"option {name!r}: expected a whole number, got {text!r}") from None
-        if abs(value) > INT_MAX:  # the compiled core takes signed 64-bit integers
-            raise OptionError(f"option {name!r}: {text[:40]} is out of range (at most {INT_MAX})")
-        return value
-    if tp is float:
-        try:
-            number = float(text)
-        except ValueError:
-            raise OptionError(f"option {name!r}: expected a number, got {text!r}") from None
-        if not math.isfinite(number):  # 1e400 parses as infinity
-            raise OptionError(f"option {name!r}: expected a finite number, got {text!r}")
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif isinstance(value, str):
+            try:
+                number = int(value.replace("_", ""))
+            except ValueError:
+                raise OptionError(f"option {name!r}: expected a whole number, got {value!r}") from None
+        else:
+            raise OptionError(f"option {name!r}: expected a whole number, got {value!r}")
+        if abs(number) > INT_MAX:  # the compiled core takes signed 64-bit integers
+            raise OptionError(f"option {name!r}: {str(value)[:40]} is out of range (at most {INT_MAX})")
         return number
+    if tp is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            real = float(value)
+        elif isinstance(value, str):
+            try:
+                real = float(value)
+            except ValueError:
+                raise OptionError(f"option {name!r}: expected a number, got {value!r}") from None
+        else:
+            raise OptionError(f"option {name!r}: expected a number, got {value!r}")
+        if not math.isfinite(real):  # 1e400 parses as infinity
+            raise OptionError(f"option {name!r}: expected a finite number, got {value!r}")
+        return real
     if tp is str or tp is Any:
-        return text
+        if tp is str and not isinstance(value, str):
+            raise OptionError(f"option {name!r}: expected text, got {value!r}")
+        return value
     raise OptionError(f"option {name!r} has a type ({_type_name(tp)}) that cannot be set")
 
 
 def make_options(
-    searcher: str, options_cls: type, pairs: Iterable[tuple[str, str]] = ()
+    searcher: str, options_cls: type, pairs: Mapping[str, object] | Iterable[tuple[str, object]] = ()
 ) -> Any:
-    """An Options instance from ``-o name value`` pairs; errors name the option."""
+    """An Options instance from ``-o name value`` pairs (strings, parsed) or
+    typed values (checked as they are); errors name the option."""
     fields = {f.name: f for f in _fields(options_cls) if f.init}
     types = _types(options_cls)
     values: dict[str, Any] = {}
-    for raw, text in pairs:
+    items = pairs.items() if isinstance(pairs, Mapping) else pairs
+    for raw, value in items:
+        raw = str(raw)
         key = raw.replace("-", "_")
         if key not in fields:  # a different case, if only one option matches
             folded = [n for n in fields if n.casefold() == key.casefold()]
@@ -139,7 +158,7 @@ def make_options(
                 f"searcher {searcher!r} has no option {raw!r}{did_you_mean(raw, names)} "
                 f"(options: {', '.join(names) or 'none'})"
             )
-        values[key] = _convert(raw, types[key], text)
+        values[key] = _convert(raw, types[key], value)
     return build_options(searcher, options_cls, values)
 
 
