@@ -173,11 +173,12 @@ def _cells(letters: Mapping[str, int]) -> list[str]:
     return [ch for ch, m in sorted(letters.items()) for _ in range(m)]
 
 
-def _match(dice: tuple[str, ...], wanted: list[str], order: Iterable[int]) -> list[int] | None:
-    """A die for each wanted letter (distinct dice showing it), tried in
-    ``order``, or None: augmenting paths (Kuhn's algorithm)."""
+def _matching(dice: tuple[str, ...], wanted: list[str], order: Iterable[int]) -> tuple[dict[int, int], list[int]]:
+    """A maximum matching of wanted letters to distinct dice showing them, dice
+    tried in ``order`` (augmenting paths, Kuhn's algorithm): die -> index into
+    ``wanted``, and the indices left unmatched."""
     order = list(order)
-    owner: dict[int, int] = {}  # die -> index into wanted
+    owner: dict[int, int] = {}
 
     def augment(i: int, seen: set[int]) -> bool:
         ch = wanted[i]
@@ -190,9 +191,16 @@ def _match(dice: tuple[str, ...], wanted: list[str], order: Iterable[int]) -> li
                 return True
         return False
 
-    for i in range(len(wanted)):
-        if not augment(i, set()):
-            return None
+    free = [i for i in range(len(wanted)) if not augment(i, set())]
+    return owner, free
+
+
+def _match(dice: tuple[str, ...], wanted: list[str], order: Iterable[int]) -> list[int] | None:
+    """A die for each wanted letter (distinct dice showing it), tried in
+    ``order``, or None."""
+    owner, free = _matching(dice, wanted, order)
+    if free:
+        return None
     result = [0] * len(wanted)
     for d, i in owner.items():
         result[i] = d
@@ -203,19 +211,7 @@ def _deficient_letters(dice: tuple[str, ...], wanted: list[str]) -> list[str]:
     """Letters whose cells outnumber the dice showing any of them (a Hall
     violator), found from a maximum matching: the cells reachable by
     alternating paths from an unmatched cell, and their letters."""
-    owner: dict[int, int] = {}
-
-    def augment(i: int, seen: set[int]) -> bool:
-        for d in range(len(dice)):
-            if d in seen or wanted[i] not in dice[d]:
-                continue
-            seen.add(d)
-            if d not in owner or augment(owner[d], seen):
-                owner[d] = i
-                return True
-        return False
-
-    free = [i for i in range(len(wanted)) if not augment(i, set())]
+    owner, free = _matching(dice, wanted, range(len(dice)))
     if not free:
         return []
     reached, letters = {free[0]}, {wanted[free[0]]}
