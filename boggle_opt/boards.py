@@ -39,6 +39,15 @@ def size_geometry(size: str) -> Geometry:
     return make_geometry(*parse_size(size))
 
 
+def orientation(geometry: Geometry, board: str) -> str:
+    """Which of a board's rotations and reflections it is, for people who know
+    a board by another one: ``"canonical"`` or ``"canonical form: deslatper"``.
+    Results and run files list a board in its canonical form (the smallest
+    string among them); the published 3x3 ``streaedlp`` is listed as ``deslatper``."""
+    canon = geometry.canonical(board)
+    return "canonical" if canon == board else f"canonical form: {canon}"
+
+
 def geometry_for(board: str, size: str | None, hint: str = "size='CxR'") -> Geometry:
     """The geometry named by ``size`` (``CxR``), else the square one the board fits.
 

@@ -277,6 +277,9 @@ def _report(
     if not ranked:
         out.write("# no boards found\n")
         return
+    if not spec.constraints.fix:  # fixed cells keep a board as found
+        out.write("# boards in canonical form: the smallest string among each board's rotations "
+                  "and reflections (`boggle-opt score BOARD` names a board's)\n")
     out.write("# rank\tboard\tscore\twords\n")
     for rank, (board, score) in enumerate(ranked[:top], 1):
         out.write(f"{rank}\t{board}\t{score}\t{word_count(board)}\n")

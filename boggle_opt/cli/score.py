@@ -125,6 +125,7 @@ class BoardScorer:
             if multi is not None:
                 record["demulti"], record["multi"] = multi
             d = self.dictionary
+            record["canonical"] = geometry.canonical(board)
             record["rule"] = d.rule.name
             record["wordlist"] = {"name": d.name, "words": d.n_words}
             if found is not None:
@@ -134,6 +135,9 @@ class BoardScorer:
         if multi is not None:
             line += f"\t{multi[0]}\t{multi[1]}"
         text = line + "\n"
+        canon = geometry.canonical(board)
+        if canon != board:  # the form results and run files list it in
+            text += f"# {board} is {canon} rotated or reflected (its canonical form)\n"
         if found is not None:
             for w in sorted(found, key=lambda w: (-w.points, w.word)):
                 text += f"  {w.word}\t{w.points}\t{'-'.join(str(c) for c in w.path)}\n"

@@ -12,7 +12,7 @@ import argparse
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..boards import geometry_for
+from ..boards import geometry_for, orientation
 from .args import cache_choice, CLI_SIZE, add_rule_and_wordlist, deprecated_alias
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
@@ -113,6 +113,7 @@ def picture(
         panels.append(Panel(grid(geometry, board, w.path), title=shown, subtitle=note, expand=False))
     summary = Text.assemble(
         (f"{score:,} points", "bold"), f", {n_words:,} words · {geometry.size} · {label}"
+        f"\n{orientation(geometry, board)}"
     )
     parts: list[RenderableType] = [head, summary]
     if panels:
@@ -154,7 +155,7 @@ def svg_picture(
         for w in words
     ] or [Panel(board)]
     return panels_svg(geometry, panels, title=f"{board}: {score:,} points, {n_words:,} words",
-                      subtitle=f"{geometry.size} · {label}")
+                      subtitle=f"{geometry.size} · {label} · {orientation(geometry, board)}")
 
 
 def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:

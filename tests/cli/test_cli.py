@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import boggle_opt
+from boggle_opt.boards import size_geometry
 from published import MULTI, PUBLISHED
 
 STANDARD_POINTS = {3: 1, 4: 1, 5: 2, 6: 3, 7: 5}
@@ -104,7 +105,7 @@ def test_multi_json(run_cli, list_sizes):
     records = [json.loads(ln) for ln in lines]
     for record, (board, score, demulti, multi) in zip(records, MULTI):
         assert set(record) == {
-            "board", "size", "score", "words", "multi", "demulti", "rule", "wordlist"
+            "board", "size", "score", "words", "multi", "demulti", "rule", "wordlist", "canonical"
         }
         assert record["board"] == board
         assert record["size"] == "4x4"
@@ -312,3 +313,29 @@ def test_scoring_a_board_imports_neither_numpy_nor_the_run_machinery(cli_env):
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env, cwd="/")
     assert r.returncode == 0, r.stderr
+
+
+# -- boards as published -------------------------------------------------------
+
+
+def test_score_and_show_name_the_canonical_form(run_cli):
+    # the published 3x3 board as people know it, and as results list it
+    lines = ok(run_cli("score", "streaedlp", "deslatper"))
+    assert "# streaedlp is deslatper rotated or reflected (its canonical form)" in lines
+    assert not any(line.startswith("# deslatper is") for line in lines)  # already canonical
+    record = json.loads(ok(run_cli("score", "--json", "streaedlp"))[0])
+    assert record["canonical"] == "deslatper"
+    shown = run_cli("show", "streaedlp", "--top", "0")
+    assert shown.returncode == 0, shown.stderr
+    assert "canonical form: deslatper" in shown.stdout
+    again = run_cli("show", "deslatper", "--top", "0")
+    assert again.stdout.rstrip().endswith("canonical")
+
+
+def test_run_results_say_boards_are_canonical(run_cli):
+    result = run_cli("run", "--searcher", "hillclimb", "--size", "3x3", "--evals", "3000",
+                     "--seed", "2", "--progress", "none")
+    assert result.returncode == 0, result.stderr
+    assert "# boards in canonical form" in result.stdout
+    ranked = [line.split("\t")[1] for line in result.stdout.splitlines() if line[:1].isdigit()]
+    assert ranked and all(board == size_geometry("3x3").canonical(board) for board in ranked)
