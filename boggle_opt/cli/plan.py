@@ -54,6 +54,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--worker-memory", type=positive_int, default=2000, metavar="MB",
                    help="memory of one worker, for the split (default 2000 MB)")
     p.add_argument("--seed", type=seed, default=1, help="seed of the sample (default 1)")
+    p.add_argument("--sample-out", metavar="FILE",
+                   help="also write the sampled classes and their CPU seconds to FILE, one a line "
+                        "(the format of benchmarks/bnb_classes.py, which can time them again)")
     p.set_defaults(run=cmd_plan)
 
 
@@ -91,10 +94,16 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
                            min_score, switch_pct, switch_score)
     base_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     results: list[tuple[float, ClassResult]] = []
+    written = _sample_file(ns, label, min_score)
     for c in sample:
         start = time.process_time()
         result = context.run(ClassTask(c))
         results.append((time.process_time() - start, result))
+        if written is not None:  # line by line: a long sample keeps what it has timed
+            written.write(" ".join(buckets[cell][b] for cell, b in enumerate(c)) + f"\t{results[-1][0]:.3f}\n")
+            written.flush()
+    if written is not None:
+        written.close()
     cpu = [s for s, _ in results]
     mean = sum(cpu) / len(cpu)
     spread = math.sqrt(sum((s - mean) ** 2 for s in cpu) / (len(cpu) - 1)) / math.sqrt(len(cpu)) if len(cpu) > 1 else 0.0
@@ -110,6 +119,19 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
               f"on a worker's base of {base_mb:,.0f} MB\n")
     out.write(_split_line(results, base_mb, ns.worker_memory) + "\n")
     return 0
+
+
+def _sample_file(ns: argparse.Namespace, label: str, min_score: int) -> TextIO | None:
+    """The ``--sample-out`` file, opened with a header that says how it was drawn."""
+    if ns.sample_out is None:
+        return None
+    try:
+        f = open(ns.sample_out, "x", encoding="utf-8")
+    except OSError as exc:
+        raise BoggleOptError(f"cannot write --sample-out {ns.sample_out!r}: {exc.strerror}") from None
+    f.write(f"# boggle-opt plan --size {ns.size} --sample {ns.sample} --seed {ns.seed}: min score "
+            f"{min_score}, buckets {label}\n# class\tboggle_opt_cpu_s\n")
+    return f
 
 
 def _split_line(results: list[tuple[float, ClassResult]], base_mb: float, worker_mb: int) -> str:

@@ -36,6 +36,27 @@ def test_plan_estimates_from_its_sample(
     assert "a 1 MB worker is smaller than its base" in again["split"]
 
 
+
+def test_plan_writes_its_sample(run_cli: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+    # the sampled classes as benchmarks/bnb_classes.py reads them, our CPU seconds beside each
+    out = tmp_path / "sample.tsv"
+    r = run_cli("plan", "--size", "2x3", "--min-score", "100", "--sample", "5", "--seed", "3",
+                "--sample-out", str(out))
+    assert r.returncode == 0, r.stderr
+    lines = [line for line in out.read_text().splitlines() if not line.startswith("#")]
+    assert len(lines) == 5
+    for line in lines:
+        sets, seconds = line.split("\t")
+        assert len(sets.split(" ")) == 6 and all(part.isalpha() for part in sets.split(" "))
+        assert float(seconds) >= 0
+    total = sum(float(line.split("\t")[1]) for line in lines)
+    reported = float(re.search(r"([\d.]+) s CPU;", fields(r.stdout)["sample"]).group(1))  # type: ignore[union-attr]
+    assert abs(total - reported) <= 0.1
+    # the file is not overwritten: a second plan names it and stops
+    again = run_cli("plan", "--size", "2x3", "--min-score", "100", "--sample", "5", "--sample-out", str(out))
+    assert again.returncode == 1 and "cannot write --sample-out" in again.stderr
+
+
 def test_plan_bad_input_is_one_line(run_cli: Callable[..., subprocess.CompletedProcess[str]]) -> None:
     for args, message in [
         (["--min-score", "0"], "must be >= 1"),
