@@ -135,7 +135,8 @@ class Parcel(Generic[T]):
     start). The file goes when the parent's Parcel is collected."""
 
     def __init__(self, value: T) -> None:
-        fd, self.path = tempfile.mkstemp(prefix="boggle-opt-worker-", suffix=".pickle")
+        sweep_parcels(tempfile.gettempdir())
+        fd, self.path = tempfile.mkstemp(prefix=f"{PARCEL_PREFIX}{os.getpid()}-", suffix=".pickle")
         with os.fdopen(fd, "wb") as f:
             pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
         self._remove = weakref.finalize(self, _unlink, self.path)
@@ -153,6 +154,40 @@ class Parcel(Generic[T]):
 
     def remove(self) -> None:
         self._remove()
+
+
+#: a parcel file's name: this prefix, the pid of the process that wrote it, a dash
+PARCEL_PREFIX = "boggle-opt-worker-"
+
+
+def sweep_parcels(folder: str) -> None:
+    """Remove the parcel files of processes that are gone: a main process
+    killed with SIGKILL cannot remove its own (megabytes each), so the next
+    run does. A file whose writer's pid was reused is left until later."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if not (name.startswith(PARCEL_PREFIX) and name.endswith(".pickle")):
+            continue
+        pid_text = name[len(PARCEL_PREFIX):].split("-", 1)[0]
+        if not pid_text.isdigit() or _alive(int(pid_text)):
+            continue
+        try:
+            os.unlink(os.path.join(folder, name))
+        except OSError:  # gone already, or not ours to remove
+            pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
 
 
 def _unlink(path: str) -> None:

@@ -5,6 +5,7 @@ hanging the suite); with the guard the same run works."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -97,3 +98,26 @@ def test_a_call_under_the_guard_is_not_refused(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
                             text=True, timeout=60)
     assert result.stdout.split() == ["look.py", "look.py", "None", "None"], result.stderr
+
+
+def test_parcels_of_dead_processes_are_swept(tmp_path, monkeypatch):
+    # a main process killed with SIGKILL leaves its worker arguments behind; the next run removes them
+    import tempfile
+
+    from boggle_opt.main_guard import PARCEL_PREFIX, Parcel
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead = tmp_path / f"{PARCEL_PREFIX}{gone.stdout.strip()}-abc.pickle"
+    live = tmp_path / f"{PARCEL_PREFIX}{os.getpid()}-abc.pickle"
+    other = tmp_path / "boggle-opt-worker-notapid.pickle"
+    for path in (dead, live, other):
+        path.write_bytes(b"x")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    parcel = Parcel({"a": 1})
+    assert not dead.exists()
+    assert live.exists() and other.exists()
+    assert parcel.path.startswith(str(tmp_path / f"{PARCEL_PREFIX}{os.getpid()}-"))
+    assert parcel.load() == {"a": 1}
+    parcel.remove()
+    assert not os.path.exists(parcel.path)
