@@ -10,6 +10,7 @@ import itertools
 import json
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -60,6 +61,21 @@ def exe() -> str:
     found = str(script) if script.exists() else shutil.which("boggle-opt")
     assert found
     return found
+
+
+def _default_signals() -> None:
+    # a test run started under nohup (SIGHUP ignored) or as a background job
+    # (SIGINT ignored) would hand that on, and boggle-opt keeps an ignored
+    # signal ignored, as it should; the signal tests are about its handlers
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
+def start_cli(args: list[str], env: dict[str, str], cwd: Path, new_session: bool = False) -> subprocess.Popen[str]:
+    """``boggle-opt ARGS`` started in the background with the stopping signals at
+    their defaults; ``new_session``: its own process group, for group signals."""
+    return subprocess.Popen([exe(), *args], cwd=cwd, env=env, text=True, start_new_session=new_session,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_default_signals)
 
 
 def records(path: Path) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import SMALL, exe, records
+from helpers import SMALL, exe, records, start_cli
 
 def wait_for(predicate, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
@@ -101,10 +101,7 @@ def test_rich_display_on_a_terminal(cli_env, tmp_path):
 
 def test_ctrl_c_keeps_and_prints_results(cli_env, tmp_path):
     out = tmp_path / "run.jsonl"
-    proc = subprocess.Popen(
-        [exe(), "run", *SMALL, "--time", "60", "--out", str(out), "--progress", "plain"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cli_env, cwd=tmp_path,
-    )
+    proc = start_cli(["run", *SMALL, "--time", "60", "--out", str(out), "--progress", "plain"], cli_env, tmp_path)
     wait_for(lambda: improved_written(out))
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=30)

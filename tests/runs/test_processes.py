@@ -20,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from helpers import PROOF_3X3, exe, wait_for
+from helpers import PROOF_3X3, exe, start_cli, wait_for
 
 #: an annealing run that would go on for a minute
 ANNEALING = ["--searcher", "annealing", "--size", "3x3", "--jobs", "2", "--time", "60", "--seed", "1"]
@@ -28,8 +28,7 @@ ANNEALING = ["--searcher", "annealing", "--size", "3x3", "--jobs", "2", "--time"
 
 def start(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Popen[str]:
     # its own session: a test's group signal reaches only the run
-    return subprocess.Popen([exe(), *args], cwd=cwd, env=env, text=True, start_new_session=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return start_cli(args, env, cwd, new_session=True)
 
 
 def descendants(pid: int) -> list[psutil.Process]:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import PROOF_3X3, SMALL, exe, records, wait_for
+from helpers import PROOF_3X3, SMALL, exe, records, start_cli, wait_for
 
 from boggle_opt.runs.runfile import read_run_file
 from boggle_opt.runs.lock import holder_path
@@ -39,9 +39,8 @@ def count_in(path: Path, text: str, at_least: int) -> Callable[[], bool]:
     return lambda: path.exists() and path.read_text(errors="replace").count(text) >= at_least
 
 
-def start(args: list[str], env: dict[str, str], cwd: Path, group: bool = False) -> subprocess.Popen:
-    return subprocess.Popen([exe(), *args], cwd=cwd, env=env, text=True, start_new_session=group,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def start(args: list[str], env: dict[str, str], cwd: Path, group: bool = False) -> subprocess.Popen[str]:
+    return start_cli(args, env, cwd, new_session=group)
 
 
 # -- a run file that stops taking writes ---------------------------------------
