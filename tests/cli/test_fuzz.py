@@ -130,8 +130,12 @@ def test_score_prints_the_board_or_one_line(board: str, size: str | None, small_
         one_line_error(code, err)
         return
     assert err == ""
-    line = out.splitlines()[-1].split("\t")
+    rows = [row for row in out.splitlines() if not row.startswith("#")]
+    line = rows[-1].split("\t")
     expected = board.strip().lower()
+    notes = [row for row in out.splitlines()[2:] if row.startswith("#")]
+    # a board given in another orientation gets one line naming its canonical form
+    assert notes == [] or (len(notes) == 1 and notes[0].startswith(f"# {expected} is ")), out
     assert line[0] == expected and int(line[1]) >= 0 and int(line[2]) >= 0
     n = len(expected)
     if size is None:
