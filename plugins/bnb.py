@@ -29,6 +29,7 @@ else:  # imported on first use (boggle_opt.lazy)
 from boggle_opt import hookimpl
 from boggle_opt.boards import board_text, steepest_ascent
 from boggle_opt.proofs.board_classes import (
+    Calibration,
     ClassSpace,
     CostModel,
     cell_buckets,
@@ -196,7 +197,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             model = CostModel(problem.dictionary.keys, geometry, buckets)
             costs = {c: model.cost(c) for c in space.iterate(shuffled=False) if class_name(c) not in finished}
             fresh = sorted((c for c in costs if class_name(c) not in partial), key=lambda c: -costs[c])
-            stats = _Stats(total, len(finished), sum(costs.values()), source)
+            stats = _Stats(total, len(finished), sum(costs.values()), source, Calibration(list(costs.values())))
         else:
             costs = {}
             fresh = (c for c in space.iterate(shuffled=True) if class_name(c) not in begun)
@@ -241,7 +242,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                                       "into": [p.part_key for p in pieces], "reason": reason})
                     continue
                 result = item.result
-                stats.add(result)
+                stats.add(result, task.name)
                 problem.evaluations += result.candidates
                 solved: list[tuple[ClassTask, list[tuple[str, int]]]] = [(task, result.boards)]
                 if result.unfinished:  # past the time budget: keep the letters done, queue the rest
@@ -262,7 +263,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                         open_parts[piece.name] = left
                     else:
                         open_parts.pop(piece.name, None)
-                        stats.finish(costs.get(piece.cls, 1.0))
+                        stats.finish(costs.get(piece.cls, 1.0), piece.name)
                     boards = sorted({geometry.canonical(b): s for b, s in found_here}.items())
                     record: dict[str, Any] = {**base, "class": piece.name}
                     if piece.part:
@@ -301,8 +302,14 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
 class _Stats:
     """Running totals shown by the display and the benchmark."""
 
-    def __init__(self, total: int, resumed: int, work: float, source: str) -> None:
+    def __init__(self, total: int, resumed: int, work: float, source: str,
+                 calibration: Calibration | None = None) -> None:
         self.total = total
+        #: the cost model fitted to the classes done, for the time left (None: classes
+        #: in a random order, where the count done is a fair measure)
+        self.calibration = calibration
+        #: seconds of work so far per class not finished (its pieces' tasks)
+        self.class_s: dict[str, float] = {}
         #: where the min score came from (``proof.GIVEN`` or ``proof.CLIMB``)
         self.source = source
         #: distinct boards (canonical) found >= the min score
@@ -323,8 +330,9 @@ class _Stats:
         self.started = time.monotonic()
         self.last = 0.0
 
-    def add(self, r: ClassResult) -> None:
-        """A task (a class or a piece of one) solved."""
+    def add(self, r: ClassResult, name: str = "") -> None:
+        """A task (a class or a piece of one, of class ``name``) solved."""
+        self.class_s[name] = self.class_s.get(name, 0.0) + r.seconds
         self.tasks += 1
         self.task_s += r.seconds
         self.pruned += int(r.pruned)
@@ -336,10 +344,13 @@ class _Stats:
         self.rescore_s += r.rescore_s
         self.peak_mb = max(self.peak_mb, r.peak_mb)
 
-    def finish(self, cost: float) -> None:
+    def finish(self, cost: float, name: str = "") -> None:
         """A class finished (its last piece solved)."""
         self.done += 1
         self.work_done += cost
+        seconds = self.class_s.pop(name, 0.0)
+        if self.calibration is not None:
+            self.calibration.add(cost, seconds)
 
     def due(self) -> bool:
         now = time.monotonic()
@@ -351,7 +362,10 @@ class _Stats:
     def snapshot(self, best: int, min_score: int) -> Mapping[str, int | float | str]:
         elapsed = time.monotonic() - self.started
         left = ""
-        if self.work_done > 0 and self.work_total > 0:
+        if self.calibration is not None:
+            seconds = self.calibration.time_left(elapsed)
+            left = "" if seconds is None else _duration(seconds)
+        elif self.work_done > 0 and self.work_total > 0:
             left = _duration(elapsed * (self.work_total - self.work_done) / self.work_done)
         runner = self.runner
         this_segment = self.done - self.resumed

@@ -289,3 +289,50 @@ class CostModel:
     def cost(self, cls: tuple[int, ...]) -> float:
         sets = class_letters(cls, self.buckets)
         return sum(self._words(sets[a], sets[b], sets[c]) for a, b, c in self.paths)
+
+
+#: classes finished before the cost model's exponent is fitted to their times
+FIT_AFTER = 30
+
+
+class Calibration:
+    """How long the classes left will take, from the cost model fitted to the
+    classes done. The model ranks classes well but time grows faster than its
+    cost (about as cost ** 2.5 on 3x4), so an estimate linear in cost put the
+    ETA of a biggest-first 3x4 proof at 2-3x the truth. Time ~ cost ** b, with
+    b fitted (least squares, log-log) to the classes done; the scale cancels:
+    time left = elapsed x (sum of cost ** b left) / (sum of cost ** b done)."""
+
+    def __init__(self, todo: Sequence[float]) -> None:
+        self.todo = np.asarray(todo, dtype=np.float64)
+        self.costs: list[float] = []
+        self.seconds: list[float] = []
+        self.exponent = 1.0
+        self._fitted_at = 0
+
+    def add(self, cost: float, seconds: float) -> None:
+        """A class of this cost finished, having taken ``seconds`` of work."""
+        self.costs.append(cost)
+        self.seconds.append(seconds)
+
+    def fit(self) -> float:
+        """The exponent b, refitted as classes finish (1 until there are enough,
+        or while their costs are all alike), kept within [0.5, 4]."""
+        n = len(self.costs)
+        if n >= FIT_AFTER and n >= self._fitted_at * 1.1:
+            self._fitted_at = n
+            c = np.log(np.maximum(np.asarray(self.costs), 1e-9))
+            s = np.log(np.maximum(np.asarray(self.seconds), 1e-4))
+            if float(np.std(c)) > 1e-3:
+                slope = float(np.polyfit(c, s, 1)[0])
+                self.exponent = min(4.0, max(0.5, slope))
+        return self.exponent
+
+    def time_left(self, elapsed: float) -> float | None:
+        """Seconds left for the classes not done, or None before any is done."""
+        if not self.costs:
+            return None
+        b = self.fit()
+        done = float(np.sum(np.asarray(self.costs) ** b))
+        left = float(np.sum(self.todo ** b)) - done
+        return elapsed * max(left, 0.0) / done if done > 0 else None

@@ -5,6 +5,7 @@ exhaustive enumeration it replaced."""
 from __future__ import annotations
 
 import itertools
+import random
 import time
 from collections.abc import Sequence
 
@@ -130,3 +131,37 @@ def test_counts_must_respect_symmetry() -> None:
         ClassSpace(g, [3] * 8 + [2])  # a corner with its own count, the others not
     with pytest.raises(BucketError, match="9 bucket counts"):
         count_classes(g, [3] * 4)
+
+
+def test_calibration_fits_how_time_grows_with_cost() -> None:
+    # classes whose time grows as cost ** 2.5, done biggest first as bnb hands them out
+    from boggle_opt.proofs.board_classes import FIT_AFTER, Calibration
+
+    rng = random.Random(5)
+    costs = sorted((rng.uniform(1e5, 4e6) for _ in range(2000)), reverse=True)
+    seconds = [3e-15 * c ** 2.5 * rng.uniform(0.8, 1.25) for c in costs]
+    cal = Calibration(costs)
+    assert cal.time_left(10.0) is None  # nothing done yet
+    for c, s in zip(costs[:FIT_AFTER - 1], seconds[:FIT_AFTER - 1]):
+        cal.add(c, s)
+    assert cal.fit() == 1.0  # too few to fit
+    for c, s in zip(costs[FIT_AFTER - 1:400], seconds[FIT_AFTER - 1:400]):
+        cal.add(c, s)
+    assert 2.2 < cal.fit() < 2.8
+    elapsed = sum(seconds[:400])
+    left = cal.time_left(elapsed)
+    actual = sum(seconds[400:])
+    assert left is not None and abs(left - actual) < 0.15 * actual
+    # linear in cost, as before, the estimate is far too high
+    linear = elapsed * sum(costs[400:]) / sum(costs[:400])
+    assert linear > 1.5 * actual
+
+
+def test_calibration_of_alike_costs_stays_linear() -> None:
+    from boggle_opt.proofs.board_classes import Calibration
+
+    cal = Calibration([5.0] * 100)
+    for _ in range(50):
+        cal.add(5.0, 2.0)
+    assert cal.fit() == 1.0
+    assert cal.time_left(100.0) == 100.0
