@@ -188,8 +188,11 @@ class ClassSolver:
             # bound is at least that forced bound (forcing merges choices:
             # a max of sums is at most the sum of maxes) and is a true bound
             # of its subclass in any case, being its orderly tree's bound.
-            # The statistics: root_bound is the highest subclass root bound
-            # (the whole tree's is not known), n_nodes and built_words the
+            # The statistics: root_bound is the highest subclass root bound,
+            # which is the whole tree's when the split cell is the first
+            # position (the root's choice there is the max over its letters;
+            # the root's other children are the same) and at most it if
+            # single-letter cells come first; n_nodes and built_words are the
             # biggest subclass tree's, the times and counts their sums.
             cell = self.order[self.split_level]
             sub = list(cell_masks)
