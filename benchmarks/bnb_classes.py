@@ -62,6 +62,10 @@ def class_peak_mb() -> float:
 def bounds_after_phases(solver: ClassSolver) -> str:
     """The bound after each phase: root, each forced level, the orderly bound."""
     parts = [str(solver.root_bound)]
+    if solver.subclasses:
+        # solved one letter of its first branching cell at a time: the root
+        # bound is the highest subclass's, nodes the biggest subclass tree's
+        parts.append(f"(max of {solver.subclasses} subclasses)")
     for level in range(len(solver.level_forces)):
         if solver.level_forces[level]:
             parts.append(f"{solver.level_bound[level]}/{solver.level_forces[level]}")
@@ -104,6 +108,9 @@ def main() -> int:
                     help="... when forcing this level (0-based) or deeper")
     ap.add_argument("--pass-paths", type=int, default=0,
                     help="paths one tree-build pass may record (default: the kernel's)")
+    ap.add_argument("--split-mb", type=float, default=-1,
+                    help="solve a class whose tree's arena estimate is above this one letter of its "
+                         "first branching cell at a time (0: never; default: the solver's)")
     ns = ap.parse_args()
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
 
@@ -130,6 +137,8 @@ def main() -> int:
     solver.builder.use_keys = not ns.record_build
     solver.dedup_score = ns.dedup_score
     solver.dedup_level = ns.dedup_level
+    if ns.split_mb >= 0:
+        solver.split_words = round(ns.split_mb * 1e6 / 4)  # 4-byte words
     setup = time.process_time() - t0
     switch = f"switch score {ns.switch_score}" if ns.switch_score else f"switch {ns.switch}x"
     if ns.dedup_score >= 0:

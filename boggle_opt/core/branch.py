@@ -36,6 +36,12 @@ from .trie import PackedTrie, popcount26
 DEDUP_MIN_CELLS: Final[i64] = 16
 DEDUP_LEVEL: Final[i64] = 2
 DEDUP_PCT: Final[i64] = 175
+# A class whose tree would need an arena of more than this many words (the
+# builder's estimate from its path count; 4 bytes a word) is solved one
+# letter of its first cell with several letters at a time: 1 GB. Below it a
+# class's peak is at most about twice this, and the per-letter solve costs
+# a build search per letter, so small classes stay whole.
+SPLIT_ARENA_WORDS: Final[i64] = 1 << 28
 
 
 class ClassSolver:
@@ -83,6 +89,10 @@ class ClassSolver:
     orderly_bound_max: i64  # the highest bound handed to the orderly bound
     dedups: i64  # forced trees built again de-duplicated
     dedup_cpu: float  # their CPU seconds (in force_cpu too)
+    # > 0: a class whose arena estimate exceeds this many words is solved as
+    # its subclasses, one letter of cell order[split_level] at a time (0: never)
+    split_words: i64
+    subclasses: i64  # subclasses the last solve built (0: the class was built whole)
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int] | None = None) -> None:
         self.n = geometry.n
@@ -102,6 +112,7 @@ class ClassSolver:
         self.split_level = 0
         self.deadline = 0.0
         self.unfinished = 0
+        self.split_words = SPLIT_ARENA_WORDS
         self._reset_stats()
 
     def _reset_stats(self) -> None:
@@ -123,6 +134,7 @@ class ClassSolver:
         self.orderly_bound_max = 0
         self.dedups = 0
         self.dedup_cpu = 0.0
+        self.subclasses = 0
 
     def build(self, cell_masks: list[int]) -> Tree:
         """The orderly tree of a class (letter sets by cell)."""
@@ -148,15 +160,6 @@ class ClassSolver:
             if popcount26(cell_masks[self.order[p]]) > 1:
                 self.split_level = p
                 break
-        t0 = time.perf_counter()
-        c0 = time.process_time()
-        tree = self.builder.build(cell_masks, self.tree)
-        self.tree = tree
-        self.build_seconds = time.perf_counter() - t0
-        self.build_cpu = time.process_time() - c0
-        self.built_words = tree.top
-        self.n_nodes = tree.n_nodes
-        self.root_bound = i64(tree.a[tree.root + BOUND])
         self.cutoff = cutoff
         self.switch_pct = switch_pct
         self.switch_score = switch_score
@@ -166,14 +169,45 @@ class ClassSolver:
             if self.n >= DEDUP_MIN_CELLS:
                 switch = switch_score if switch_score > 0 else switch_pct * cutoff // 100
                 self.dedup = DEDUP_PCT * switch // 100
-        for p in range(self.n):
-            self.masks[p] = cell_masks[self.order[p]]
-            self.forced[p] = 0
         self.ob.found = vec[i64]()
         self.ob.visits = 0
-        self._branch(tree, tree.root, 0)
-        self.peak_words = max(self.peak_words, tree.top)
-        self.arena_words = len(tree.a)
+        limit = self.split_words if self.split_level < self.n else 0
+        tree = self._build(cell_masks, limit)
+        if tree is not None:
+            self._solve_tree(tree, cell_masks)
+        else:
+            # Too big to build whole: solve it as its subclasses, one letter
+            # of the split cell each, reusing the arena, so the whole tree
+            # never exists and the peak is the biggest subclass's tree and
+            # its forcing. Every board is still found: the class is the
+            # disjoint union of these subclasses, and a subclass's tree,
+            # forced at the split level to its only letter, is the whole
+            # tree forced there to that letter (the same paths: those on
+            # the other letters are exactly the ones left out), so from
+            # there the branching is the whole solve's. A subclass's root
+            # bound is at least that forced bound (forcing merges choices:
+            # a max of sums is at most the sum of maxes) and is a true bound
+            # of its subclass in any case, being its orderly tree's bound.
+            # The statistics: root_bound is the highest subclass root bound,
+            # which is the whole tree's when the split cell is the first
+            # position (the root's choice there is the max over its letters;
+            # the root's other children are the same) and at most it if
+            # single-letter cells come first; n_nodes and built_words are the
+            # biggest subclass tree's, the times and counts their sums.
+            cell = self.order[self.split_level]
+            sub = list(cell_masks)
+            m: i64 = cell_masks[cell]
+            while m != 0:
+                bit: i64 = m & -m
+                m ^= bit
+                sub[cell] = int(bit)
+                part = self._build(sub, 0)
+                assert part is not None
+                self.subclasses += 1
+                self._solve_tree(part, sub)
+                if m != 0 and self.deadline > 0.0 and time.perf_counter() > self.deadline:
+                    self.unfinished = m  # as the whole solve stops at split_level
+                    break
         found = self.ob.found
         n = self.n
         boards: list[str] = []
@@ -183,6 +217,31 @@ class ClassSolver:
                 letters[self.order[p]] = chr(97 + found[i * n + p])
             boards.append("".join(letters))
         return boards
+
+    def _build(self, cell_masks: list[int], max_words: i64) -> Tree | None:
+        """The class's tree in the solver's arena, or None if its arena
+        estimate is above ``max_words`` (> 0); statistics added up."""
+        t0 = time.perf_counter()
+        c0 = time.process_time()
+        tree = self.builder.build_within(cell_masks, self.tree, max_words)
+        self.build_seconds += time.perf_counter() - t0
+        self.build_cpu += time.process_time() - c0
+        if tree is None:
+            return None
+        self.tree = tree
+        self.built_words = max(self.built_words, tree.top)
+        self.n_nodes = max(self.n_nodes, tree.n_nodes)
+        self.root_bound = max(self.root_bound, i64(tree.a[tree.root + BOUND]))
+        return tree
+
+    def _solve_tree(self, tree: Tree, cell_masks: list[int]) -> None:
+        """Branch and bound from the root of the tree of ``cell_masks``."""
+        for p in range(self.n):
+            self.masks[p] = cell_masks[self.order[p]]
+            self.forced[p] = 0
+        self._branch(tree, tree.root, 0)
+        self.peak_words = max(self.peak_words, tree.top)
+        self.arena_words = max(self.arena_words, len(tree.a))
 
     def _dedup(self, tree: Tree, mark: i64, merged: i64, level: i64) -> i64:
         """The forced tree at ``merged`` (positions up to ``level`` forced)

@@ -407,6 +407,7 @@ class TreeBuilder:
     forced_nodes: i64  # nodes of the last forced build
     radix: vec[i64]  # per position: its digit's radix (letters + 1)
     records_peak: i64  # most record words one pass of the last build used
+    need: i64  # the last build's arena estimate (words), 0 if it took one pass
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int]) -> None:
         n = geometry.n
@@ -482,11 +483,18 @@ class TreeBuilder:
         self.forced_nodes = 0
         self.radix = vec[i64]([0] * n)
         self.packed = False
+        self.need = 0
         self.word_bits = 0
         while (len(trie.nodes) >> self.word_bits) > 0:
             self.word_bits += 1
 
     def build(self, cell_masks: list[int], into: Tree | None = None) -> Tree:
+        """The orderly tree of the class (``build_within`` without a limit)."""
+        tree = self.build_within(cell_masks, into, 0)
+        assert tree is not None
+        return tree
+
+    def build_within(self, cell_masks: list[int], into: Tree | None, max_words: i64) -> Tree | None:
         """The orderly tree of the class with letters ``cell_masks[cell]``
         (bit k = letter a+k) at each cell. With ``into``, that tree's arena is
         reused (the tree it held is overwritten).
@@ -503,8 +511,13 @@ class TreeBuilder:
         the next, so the records stay within a budget (and in the cache)
         and the arena is sized once. A pass searches only the positions from
         its own on, so the passes repeat part of the search, a small part of
-        a build."""
+        a build.
+
+        With ``max_words`` > 0, a class whose counted paths need an arena of
+        more than that many words (``need``) is not built: None (a caller
+        can then build it in parts)."""
         n = self.n
+        self.need = 0
         if len(cell_masks) != n:
             raise ValueError(f"a class needs {n} letter sets, got {len(cell_masks)}")
         for p in range(n):
@@ -552,6 +565,9 @@ class TreeBuilder:
             paths_total += self.paths_at[i]
             budget = max(budget, self.paths_at[i])
         need = self._arena_per_path() * paths_total + 64 * n
+        self.need = need
+        if max_words > 0 and need > max_words:
+            return None
         if tree.cap < need:
             tree.reserve_arena(need)
         # each pass records the paths whose sorted cells start at positions

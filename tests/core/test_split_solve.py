@@ -1,0 +1,113 @@
+"""A class too big to build whole is solved one letter of its first cell with
+several letters at a time (ClassSolver.split_words): the same candidates as
+the whole solve, every brute-force board, and the deadline's letters left."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import types
+from typing import Any
+
+import pytest
+
+from boggle_opt.core.geometry import Geometry
+from boggle_opt.dictionary.dictionary import Dictionary
+from boggle_opt.proofs.board_classes import letter_mask
+
+from helpers import SOLVER_CASES, brute_force, kernels, random_class, small  # noqa: F401  (small: a fixture)
+
+
+def solvers(core: types.SimpleNamespace, d: Dictionary, size: tuple[int, int]) -> tuple[Any, Any]:
+    """A solver that builds every class whole, and one that splits every
+    class it counts (tiny passes, so each build counts its paths)."""
+    _, branch = kernels(core)
+    trie = core.trie.PackedTrie(d.keys, d.points)
+    whole = branch.ClassSolver(trie, core.geometry.Geometry(*size))
+    whole.split_words = 0
+    split = branch.ClassSolver(trie, core.geometry.Geometry(*size))
+    split.split_words = 1
+    split.builder.key_pass_words = 40
+    split.builder.pass_paths = 10
+    return whole, split
+
+
+@pytest.mark.parametrize(("size", "buckets", "cutoff"), SOLVER_CASES)
+def test_split_solve_finds_every_board(
+    core: types.SimpleNamespace,
+    small: tuple[dict[bytes, int], Dictionary],
+    size: tuple[int, int],
+    buckets: str,
+    cutoff: int,
+) -> None:
+    if core.kind == "pure" and size != (2, 2):
+        pytest.skip("plain Python is slow here; 2x2 covers it")
+    _, d = small
+    geometry = Geometry(*size)
+    scorer = d.scorer(geometry)
+    groups = buckets.split()
+    expected = brute_force(scorer, geometry, "".join(groups), cutoff)
+    assert len(expected) > 10
+    whole, split = solvers(core, d, size)
+    found: dict[str, int] = {}
+    subclasses = 0
+    for cls in itertools.product(groups, repeat=geometry.n):
+        masks = [letter_mask(g) for g in cls]
+        boards = split.solve(masks, cutoff, 100)
+        assert sorted(boards) == sorted(whole.solve(masks, cutoff, 100)), cls
+        subclasses += split.subclasses
+        for board in boards:
+            assert board not in found
+            score = scorer.score(board)
+            if score >= cutoff:
+                found[board] = score
+    assert subclasses > 0
+    assert found == expected
+
+
+@pytest.mark.parametrize("size", [(3, 3), (3, 4)])
+def test_split_solve_matches_whole_on_random_classes(
+    core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary], size: tuple[int, int]
+) -> None:
+    if core.kind == "pure":
+        pytest.skip("plain Python is slow here; the brute-force test covers it")
+    _, d = small
+    n = size[0] * size[1]
+    whole, split = solvers(core, d, size)
+    rng = random.Random(21)
+    splits = 0
+    for _ in range(8):
+        masks = [letter_mask(s) for s in random_class(rng, n, "aeilnrst")]
+        for cutoff in (10, 40):
+            boards = split.solve(masks, cutoff)
+            assert sorted(boards) == sorted(whole.solve(masks, cutoff)), masks
+            if split.subclasses:
+                splits += 1
+                # each letter of the split cell is one subclass
+                assert split.subclasses == bin(masks[split.order[split.split_level]]).count("1")
+                # the best subclass's root bound is the class's when the
+                # split cell is the first (the root's choice: a max of letters)
+                if split.split_level == 0:
+                    assert split.root_bound == whole.root_bound
+                else:
+                    assert split.root_bound <= whole.root_bound
+    assert splits > 0
+
+
+def test_split_solve_deadline_leaves_the_split_letters(
+    core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary]
+) -> None:
+    """A deadline already past stops after the first subclass: the letters
+    left are the split cell's others, and their boards are not returned."""
+    _, d = small
+    whole, split = solvers(core, d, (2, 3))
+    masks = [letter_mask(g) for g in ("aei", "lnr", "st", "ae", "lnr", "st")]
+    boards = split.solve(masks, 10, 100, deadline=1e-9)
+    cell = split.order[split.split_level]
+    first = masks[cell] & -masks[cell]
+    assert split.subclasses == 1
+    assert split.unfinished == masks[cell] ^ first
+    sub = list(masks)
+    sub[cell] = first
+    assert sorted(boards) == sorted(whole.solve(sub, 10, 100))
+    assert boards
