@@ -41,6 +41,7 @@ class OrderlyBound:
     depth: vec[i64]  # entries on each position's stack
     scratch: vec[i64]  # per level: its stack's (node, mask) pairs, then a letter's sum nodes
     found: vec[i64]  # candidates, n letters each (by position)
+    letter_bounds: vec[i64]  # per level, 26 letters: the bound each letter's sum nodes give
     visits: i64  # letters tried
 
     def __init__(self, n: i64) -> None:
@@ -53,6 +54,7 @@ class OrderlyBound:
         self.depth = vec[i64]([0] * n)
         self.scratch = vec[i64]([0] * 1024)
         self.found = vec[i64]()
+        self.letter_bounds = vec[i64]([0] * (26 * (n + 1)))
         self.visits = 0
 
     def run(
@@ -127,23 +129,36 @@ def _force(
         e = entries[e + 1]
     base = rest - level_bound
     cutoff = st.cutoff
+    # every letter's bound in one pass over the stack's slots (the bounds
+    # kept in the choice nodes), not one pass per letter: most letters are
+    # then dropped without looking at the stack again
+    lb = st.letter_bounds
+    row = 26 * level
+    for x in range(row, row + 26):
+        lb[x] = 0
+    for i in range(stop, g, 2):
+        cm = scratch[i + 1]
+        slot = scratch[i] + KIDS + 1
+        while cm != 0:
+            low: i64 = cm & -cm
+            cm ^= low
+            lb[row + popcount26(low - 1)] += i64(a[slot])
+            slot += SLOT
     m = st.masks[level]
     while m != 0:
         bit: i64 = m & -m
         m ^= bit
         st.visits += 1
-        # the letter's sum nodes, and the bound they give (kept in the choice nodes)
-        letter_bound: i64 = 0
+        letter_bound = lb[row + popcount26(bit - 1)]
+        if points + base + letter_bound < cutoff:
+            continue
+        # the letter's sum nodes
         s_end = g
         for i in range(stop, g, 2):
             cm = scratch[i + 1]
             if (cm & bit) != 0:
-                slot = scratch[i] + KIDS + SLOT * popcount26(cm & (bit - 1))
-                letter_bound += i64(a[slot + 1])
-                scratch[s_end] = i64(a[slot])
+                scratch[s_end] = i64(a[scratch[i] + KIDS + SLOT * popcount26(cm & (bit - 1))])
                 s_end += 1
-        if points + base + letter_bound < cutoff:
-            continue
         p = points
         kids: i64 = 0
         for i in range(g, s_end):
