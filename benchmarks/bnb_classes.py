@@ -2,6 +2,7 @@
 
     python benchmarks/bnb_classes.py CLASSFILE --size CxR --min-score S
         [--switch-score N | --switch RATIO] [--wordlist W] [--rule R] [--only I,J]
+        [--split-mb MB] [--share-mb MB] [--dedup-score D --dedup-level L]
 
 CLASSFILE has one class a line, one letter set per cell, column-major,
 separated by spaces (the format ``boggle-opt bound`` reads); a second
@@ -66,6 +67,8 @@ def bounds_after_phases(solver: ClassSolver) -> str:
         # solved one letter of its first branching cell at a time: the root
         # bound is the highest subclass's, nodes the biggest subclass tree's
         parts.append(f"(max of {solver.subclasses} subclasses)")
+    if solver.shared:
+        parts.append("(shared families)")
     for level in range(len(solver.level_forces)):
         if solver.level_forces[level]:
             parts.append(f"{solver.level_bound[level]}/{solver.level_forces[level]}")
@@ -111,6 +114,9 @@ def main() -> int:
     ap.add_argument("--split-mb", type=float, default=-1,
                     help="solve a class whose tree's arena estimate is above this one letter of its "
                          "first branching cell at a time (0: never; default: the solver's)")
+    ap.add_argument("--share-mb", type=float, default=None,
+                    help="share repeated families in the tree of a class whose arena estimate is at "
+                         "least this (0: every class; negative: none; default: the solver's)")
     ns = ap.parse_args()
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
 
@@ -139,6 +145,8 @@ def main() -> int:
     solver.dedup_level = ns.dedup_level
     if ns.split_mb >= 0:
         solver.split_words = round(ns.split_mb * 1e6 / 4)  # 4-byte words
+    if ns.share_mb is not None:
+        solver.builder.share_words = round(ns.share_mb * 1e6 / 4) if ns.share_mb >= 0 else -1
     setup = time.process_time() - t0
     switch = f"switch score {ns.switch_score}" if ns.switch_score else f"switch {ns.switch}x"
     if ns.dedup_score >= 0:

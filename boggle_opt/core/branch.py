@@ -37,11 +37,14 @@ DEDUP_MIN_CELLS: Final[i64] = 16
 DEDUP_LEVEL: Final[i64] = 2
 DEDUP_PCT: Final[i64] = 175
 # A class whose tree would need an arena of more than this many words (the
-# builder's estimate from its path count; 4 bytes a word) is solved one
-# letter of its first cell with several letters at a time: 1 GB. Below it a
-# class's peak is at most about twice this, and the per-letter solve costs
-# a build search per letter, so small classes stay whole.
-SPLIT_ARENA_WORDS: Final[i64] = 1 << 28
+# builder's estimate from its path count, 14 words a path; 4 bytes a word)
+# is solved one letter of its first cell with several letters at a time:
+# 4 GB. Such a class shares its tree's repeated families (tree.py's
+# SHARE_ARENA_WORDS), which takes 3.2-3.4 words a path, so below this its
+# tree takes about 1 GB; the biggest measured, the best 4x4 board's class,
+# estimates 1.9 GB and peaks at about 1.1 GB whole. The per-letter solve
+# costs a build search per letter, so classes below this stay whole.
+SPLIT_ARENA_WORDS: Final[i64] = 1 << 30
 
 
 class ClassSolver:
@@ -93,6 +96,7 @@ class ClassSolver:
     # its subclasses, one letter of cell order[split_level] at a time (0: never)
     split_words: i64
     subclasses: i64  # subclasses the last solve built (0: the class was built whole)
+    shared: bool  # the last solve's tree shared its repeated families (tree.py)
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int] | None = None) -> None:
         self.n = geometry.n
@@ -135,6 +139,7 @@ class ClassSolver:
         self.dedups = 0
         self.dedup_cpu = 0.0
         self.subclasses = 0
+        self.shared = False
 
     def build(self, cell_masks: list[int]) -> Tree:
         """The orderly tree of a class (letter sets by cell)."""
@@ -228,6 +233,7 @@ class ClassSolver:
         self.build_cpu += time.process_time() - c0
         if tree is None:
             return None
+        self.shared = self.builder.fams.on
         self.tree = tree
         self.built_words = max(self.built_words, tree.top)
         self.n_nodes = max(self.n_nodes, tree.n_nodes)

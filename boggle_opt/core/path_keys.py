@@ -25,6 +25,7 @@ from librt.vecs import vec
 from mypy_extensions import i32, i64
 
 from .arena import BOUND, HEAD, I32_MAX, KIDS, LEAF_LIMIT, LOW_BITS, MAX_POINTS, SLOT
+from .families import Families, intern
 
 KEY_BITS: Final[i64] = 62
 KEY_LIMIT: Final[i64] = 1 << KEY_BITS
@@ -88,11 +89,12 @@ def radix_sort(
 def emit_sum(
     keys: vec[i64], vals: vec[i64], points_of: vec[i64], a: vec[i32], weight: vec[i64],
     letter_of: vec[i64], leaves: vec[i64], runs: vec[i64], st: vec[i64], lo: i64, hi: i64,
-    p: i64, base: i64,
+    p: i64, base: i64, fams: Families,
 ) -> i64:
     """Write the sum node of the sorted keys ``lo..hi``, which share the
     digits of positions up to ``p`` (their value ``base``), and its family
-    at the arena's top, then its children's families; return the node.
+    at the arena's top, then its children's families; return the node (an
+    older one where the family repeats one: ``families``).
 
     Its own words have key ``base`` and come first; then come runs of keys
     with the same next position and letter, the positions from last to first
@@ -162,7 +164,7 @@ def emit_sum(
             d = runs[r + 1]
             child = emit_sum(
                 keys, vals, points_of, a, weight, letter_of, leaves, runs, st, runs[r + 2], runs[r + 3], q,
-                base + d * w,
+                base + d * w, fams,
             )
             sb = i64(a[child + BOUND])
             a[slot] = i32(child)
@@ -183,7 +185,12 @@ def emit_sum(
         raise ValueError("class too big: a node's points exceed 2**26")
     a[at + HEAD] = i32(points << LOW_BITS | k)
     a[at + BOUND] = i32(bound)
-    return at
+    if not fams.on:
+        return at
+    same = intern(fams, a, at, at + words)
+    if same != at and st[ST_TOP] == at + words:
+        st[ST_TOP] = at
+    return same
 
 
 def run_end(keys: vec[i64], shift: i64, i: i64, hi: i64, end: i64) -> i64:

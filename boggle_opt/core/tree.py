@@ -32,6 +32,7 @@ from librt.vecs import append, extend, vec
 from mypy_extensions import i32, i64
 
 from .arena import BOUND, HEAD, I32_MAX, KIDS, LEAF_LIMIT, LOW, LOW_BITS, MAX_POINTS, SLOT
+from .families import Families, intern
 from .geometry import Geometry
 from .path_keys import (
     KEY_BITS, KEY_LIMIT, REPEATS_BIT, ST_ALL_WORDS, ST_NODES, ST_SHIFT, ST_SP, ST_TOP, ST_WORD, ST_WORDS,
@@ -73,6 +74,9 @@ ARENA_WORDS_PER_PATH_SMALL: Final[i64] = 11  # up to 15 cells
 ARENA_WORDS_PER_PATH: Final[i64] = 14
 EMIT_WORDS_PER_PATH_SMALL: Final[i64] = 9
 EMIT_WORDS_PER_PATH: Final[i64] = 12
+# with shared families (``families``) the tree takes 3.2-3.4 words a path on
+# the biggest 4x4 classes; a run that needs more is written again
+EMIT_WORDS_PER_PATH_SHARED: Final[i64] = 5
 # Records bigger than this (words) are freed after a build, for the forcing;
 # smaller ones are kept for the next class (small classes come by thousands).
 KEEP_RECORDS: Final[i64] = RECORD_WORDS_PER_PATH * PASS_PATHS
@@ -81,6 +85,9 @@ KEEP_RECORDS: Final[i64] = RECORD_WORDS_PER_PATH * PASS_PATHS
 # hold, and key buffers kept between classes.
 KEY_PASS_WORDS: Final[i64] = 16_000_000
 KEEP_KEYS: Final[i64] = 1 << 20
+# A class whose arena estimate is at least this many words (4 bytes each)
+# shares its tree's repeated families (TreeBuilder.share_words): 1 GB.
+SHARE_ARENA_WORDS: Final[i64] = 1 << 28
 # Arenas bigger than this (words) are let go when the next build starts.
 KEEP_ARENA: Final[i64] = 1 << 24
 
@@ -407,6 +414,10 @@ class TreeBuilder:
     forced_nodes: i64  # nodes of the last forced build
     radix: vec[i64]  # per position: its digit's radix (letters + 1)
     records_peak: i64  # most record words one pass of the last build used
+    fams: Families  # the families of the build under way, to share repeats
+    # share repeated families in a build whose arena estimate (words) is at
+    # least this: 0 in every build (forced ones too), -1 in none
+    share_words: i64
     need: i64  # the last build's arena estimate (words), 0 if it took one pass
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int]) -> None:
@@ -484,6 +495,8 @@ class TreeBuilder:
         self.radix = vec[i64]([0] * n)
         self.packed = False
         self.need = 0
+        self.fams = Families()
+        self.share_words = SHARE_ARENA_WORDS
         self.word_bits = 0
         while (len(trie.nodes) >> self.word_bits) > 0:
             self.word_bits += 1
@@ -545,6 +558,8 @@ class TreeBuilder:
             self.pos_bound[q] = 0
         for i in range(LEAF_LIMIT):
             self.leaves[i] = -1
+        self.fams.clear()
+        self.fams.on = self.share_words == 0
         self.passes = 0
         self.records_peak = 0
         # most classes are small: one pass over every position, given up
@@ -568,6 +583,11 @@ class TreeBuilder:
         self.need = need
         if max_words > 0 and need > max_words:
             return None
+        # a big class shares its repeated families (``families``): its tree
+        # takes a third to a quarter of the memory, for a slower build and
+        # forcing (the shared nodes lie far apart), so only where memory is
+        # what limits
+        self.fams.on = self.share_words >= 0 and need >= self.share_words
         if tree.cap < need:
             tree.reserve_arena(need)
         # each pass records the paths whose sorted cells start at positions
@@ -645,6 +665,8 @@ class TreeBuilder:
             self.pos_bound[q] = 0
         for i in range(LEAF_LIMIT):
             self.leaves[i] = -1
+        self.fams.clear()
+        self.fams.on = self.share_words == 0
         self.passes = 0
         self.records_peak = 0
         whole = self._pass(tree, 0, n - 1, 0, self._budget())
@@ -705,6 +727,7 @@ class TreeBuilder:
         if len(self.keys) > KEEP_KEYS:
             self.keys = vec[i64]()
             self.vals = vec[i64]()
+        self.fams.clear()  # (a big table is let go for the forcing)
         return tree
 
     def _arena_per_path(self) -> i64:
@@ -803,7 +826,9 @@ class TreeBuilder:
                 srec = i64(b[j])
                 j += 1
                 if srec != 0:
-                    child = _freeze_sum(b, tree.a, self.masks, self.counts, self.leaves, n, top, srec, q)
+                    child = _freeze_sum(
+                        b, tree.a, self.masks, self.counts, self.leaves, n, top, srec, q, self.fams
+                    )
                     self.sums = append(self.sums, child)
                     self.pos_mask[q] |= bit
                     self.pos_bound[q] = max(self.pos_bound[q], i64(tree.a[child + BOUND]))
@@ -895,7 +920,10 @@ class TreeBuilder:
             j = run_end(keys, shift, i, count, end)
             # the run's room, touched now (the vectors check every index: a
             # run that needs more is taken back and written again)
-            room = (EMIT_WORDS_PER_PATH if self.n >= 16 else EMIT_WORDS_PER_PATH_SMALL) * (j - i) + 1024
+            per_path = EMIT_WORDS_PER_PATH if self.n >= 16 else EMIT_WORDS_PER_PATH_SMALL
+            if self.fams.on:
+                per_path = EMIT_WORDS_PER_PATH_SHARED
+            room = per_path * (j - i) + 1024
             child: i64 = -1
             while child < 0:
                 run_top = st[ST_TOP]
@@ -904,7 +932,7 @@ class TreeBuilder:
                 try:
                     child = emit_sum(
                         keys, vals, self.trie_points, tree.a, weight, self.letter_of, self.leaves, self.runs, st,
-                        i, j, q, d * weight[q],
+                        i, j, q, d * weight[q], self.fams,
                     )
                 except IndexError:
                     st[ST_TOP] = run_top
@@ -913,6 +941,7 @@ class TreeBuilder:
                     for x in range(LEAF_LIMIT):
                         if self.leaves[x] >= run_top:
                             self.leaves[x] = -1
+                    self.fams.forget_from(tree.a, run_top)
                     room += room // 2
             if self.pos_mask[q] == 0:
                 self.pos_first[q] = len(self.sums)
@@ -1139,9 +1168,10 @@ def _dfs(
 
 def _freeze_sum(
     b: vec[i32], a: vec[i32], masks: vec[i64], counts: vec[i64], leaves: vec[i64], n: i64,
-    top: vec[i64], rec: i64, base: i64,
+    top: vec[i64], rec: i64, base: i64, fams: Families,
 ) -> i64:
-    """Write a sum record's node and its family at the top; return the node."""
+    """Write a sum record's node and its family at the top; return the node
+    (an older one where the family repeats one: ``families``)."""
     k: i64 = 0
     words = KIDS
     for j in range(rec + 1, rec + n - base):
@@ -1182,7 +1212,7 @@ def _freeze_sum(
                 j += 1
                 if s != 0:
                     mask |= bit
-                    child = _freeze_sum(b, a, masks, counts, leaves, n, top, s, pos)
+                    child = _freeze_sum(b, a, masks, counts, leaves, n, top, s, pos, fams)
                     sb = i64(a[child + BOUND])
                     a[slot] = i32(child)
                     a[slot + 1] = i32(sb)
@@ -1199,7 +1229,12 @@ def _freeze_sum(
         raise ValueError("class too big: a node's points exceed 2**26")
     a[at + HEAD] = i32(points << LOW_BITS | k)
     a[at + BOUND] = i32(bound)
-    return at
+    if not fams.on:
+        return at
+    same = intern(fams, a, at, at + words)
+    if same != at and top[0] == at + words:
+        top[0] = at
+    return same
 
 
 def _slot(key: i64, cap: i64) -> i64:
