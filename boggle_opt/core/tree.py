@@ -77,6 +77,9 @@ EMIT_WORDS_PER_PATH: Final[i64] = 12
 # with shared families (``families``) the tree takes 3.2-3.4 words a path on
 # the biggest 4x4 classes; a run that needs more is written again
 EMIT_WORDS_PER_PATH_SHARED: Final[i64] = 5
+# and the arena, tree and forcing, then: the best 4x4 board's class peaks at
+# 4.3 words a path (the reserve makes half of this resident at once)
+ARENA_WORDS_PER_PATH_SHARED: Final[i64] = 6
 # Records bigger than this (words) are freed after a build, for the forcing;
 # smaller ones are kept for the next class (small classes come by thousands).
 KEEP_RECORDS: Final[i64] = RECORD_WORDS_PER_PATH * PASS_PATHS
@@ -552,16 +555,7 @@ class TreeBuilder:
         tree.top = 0
         tree.n = n
         nodes: i64 = 1  # the root
-        self.sums = vec[i64]()
-        for q in range(n):
-            self.pos_mask[q] = 0
-            self.pos_bound[q] = 0
-        for i in range(LEAF_LIMIT):
-            self.leaves[i] = -1
-        self.fams.clear()
-        self.fams.on = self.share_words == 0
-        self.passes = 0
-        self.records_peak = 0
+        self._reset_passes()
         # most classes are small: one pass over every position, given up
         # once its records outgrow a pass's budget
         whole = self._pass(tree, 0, n - 1, 0, self._budget())
@@ -579,6 +573,7 @@ class TreeBuilder:
         for i in range(26 * n):
             paths_total += self.paths_at[i]
             budget = max(budget, self.paths_at[i])
+        self.fams.on = False  # (the estimate without sharing)
         need = self._arena_per_path() * paths_total + 64 * n
         self.need = need
         if max_words > 0 and need > max_words:
@@ -588,6 +583,8 @@ class TreeBuilder:
         # forcing (the shared nodes lie far apart), so only where memory is
         # what limits
         self.fams.on = self.share_words >= 0 and need >= self.share_words
+        if self.fams.on:
+            need = self._arena_per_path() * paths_total + 64 * n
         if tree.cap < need:
             tree.reserve_arena(need)
         # each pass records the paths whose sorted cells start at positions
@@ -659,16 +656,7 @@ class TreeBuilder:
         base_top = tree.top
         root = tree.root
         n_nodes = tree.n_nodes
-        self.sums = vec[i64]()
-        for q in range(n):
-            self.pos_mask[q] = 0
-            self.pos_bound[q] = 0
-        for i in range(LEAF_LIMIT):
-            self.leaves[i] = -1
-        self.fams.clear()
-        self.fams.on = self.share_words == 0
-        self.passes = 0
-        self.records_peak = 0
+        self._reset_passes()
         whole = self._pass(tree, 0, n - 1, 0, self._budget())
         out: i64 = -1
         if whole >= 0:
@@ -681,6 +669,19 @@ class TreeBuilder:
         self.st[ST_ALL_WORDS] = 0
         self.skip = 0
         return out
+
+    def _reset_passes(self) -> None:
+        """Forget the last build's root family, shared leaves and families."""
+        self.sums = vec[i64]()
+        for q in range(self.n):
+            self.pos_mask[q] = 0
+            self.pos_bound[q] = 0
+        for i in range(LEAF_LIMIT):
+            self.leaves[i] = -1
+        self.fams.clear()
+        self.fams.on = self.share_words == 0
+        self.passes = 0
+        self.records_peak = 0
 
     def _finish(self, tree: Tree, nodes: i64) -> Tree:
         """Write the root's family (its choice nodes from ``pos_*``)."""
@@ -732,6 +733,8 @@ class TreeBuilder:
 
     def _arena_per_path(self) -> i64:
         """Arena words to set aside a path: the tree and its forcing."""
+        if self.fams.on:
+            return ARENA_WORDS_PER_PATH_SHARED
         return ARENA_WORDS_PER_PATH if self.n >= 16 else ARENA_WORDS_PER_PATH_SMALL
 
     def _budget(self) -> i64:
