@@ -97,8 +97,9 @@ def main() -> int:
     ap.add_argument("--min-score", type=int, required=True)
     ap.add_argument("--switch-score", type=int, default=0,
                     help="switch to the orderly bound once a bound is at most this")
-    ap.add_argument("--switch", type=float, default=1.5,
-                    help="without --switch-score: switch once a bound is at most this x min-score")
+    ap.add_argument("--switch", type=float, default=None,
+                    help="without --switch-score: switch once a bound is at most this x min-score "
+                         "(default: bnb's for the size)")
     ap.add_argument("--wordlist", default="enable2k")
     ap.add_argument("--rule", default="standard")
     ap.add_argument("--only", default="", help="comma-separated 0-based class indices to run")
@@ -123,6 +124,7 @@ def main() -> int:
     from boggle_opt.boards import size_geometry
     from boggle_opt.proofs.board_classes import letter_mask, parse_class
     from boggle_opt.core.branch import ClassSolver
+    from boggle_opt.plugins.bnb import DEFAULT_SWITCH, SWITCH_RATIOS
     from boggle_opt.registry.dictionaries import load_dictionary
 
     try:
@@ -133,6 +135,8 @@ def main() -> int:
         print(f"bnb_classes: {err}", file=sys.stderr)
         return 2
     picked = [int(i) for i in ns.only.split(",")] if ns.only else list(range(len(classes)))
+    if ns.switch is None:
+        ns.switch = SWITCH_RATIOS.get(ns.size, DEFAULT_SWITCH)
 
     t0 = time.process_time()
     d = load_dictionary(ns.wordlist, ns.rule)

@@ -55,9 +55,10 @@ from boggle_opt.proofs.local import open_session
 #: marks this searcher's checkpoint records in a run file
 RECORD_KIND = "bnb"
 #: the default ``switch`` ratio by size, measured on the anchor samples
-#: (benchmarks/bnb_classes.py): 3x4 was as fast at 1.5 and 2.0 and slower
-#: from 2.5; 4x4 takes the published run's 8000 at min score 3500
-SWITCH_RATIOS: dict[str, float] = {"4x4": 8000 / 3500}
+#: (benchmarks/bnb_classes.py): 3x4 took 18.7 s at 1.5, 16.6 s at 1.7 and
+#: 2.0 (since the orderly bound got cheaper; its hardest class 1.99, 1.71 and
+#: 1.77 s); 4x4 takes the published run's 8000 at min score 3500
+SWITCH_RATIOS: dict[str, float] = {"3x4": 1.7, "4x4": 8000 / 3500}
 DEFAULT_SWITCH = 1.5
 #: the kernel multiplies switch x 100 by the min score in 64-bit integers
 MAX_SWITCH = 1e6
@@ -93,7 +94,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         switch: float | None = field(
             default=None,
             metadata={"help": "use the orderly bound once a tree's bound is at most switch x min-score "
-                      "(none: 2.29 on 4x4, else 1.5)"},
+                      "(none: 2.29 on 4x4, 1.7 on 3x4, else 1.5)"},
         )
         switch_score: int | None = field(
             default=None,
