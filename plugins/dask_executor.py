@@ -29,6 +29,17 @@ from boggle_opt.proofs.executor import Done, ExecutorError, ExecutorLost, Execut
 INSTALL = "pip install 'boggle-opt[dask]'"
 
 
+def _quiet_dask_logs() -> None:
+    """Keep only Dask's errors in this process. Its client logs at INFO
+    what happens to its connections, with tracebacks: a scheduler that goes
+    away gives "Batched Comm Closed" and a CommClosedError from a background
+    send, whenever that send notices. A run says in one line what went
+    wrong. A level set higher by the user's logging config is kept."""
+    logger = logging.getLogger("distributed")
+    if logger.getEffectiveLevel() < logging.ERROR:
+        logger.setLevel(logging.ERROR)
+
+
 class DaskSession:
     """A Dask client (and the ``LocalCluster`` it started, if any)."""
 
@@ -182,6 +193,7 @@ class DaskExecutor:
             from distributed import Client
         except ImportError:
             raise ExecutorError(f"--executor dask needs Dask: {INSTALL}") from None
+        _quiet_dask_logs()
         try:
             # Dask's own setting (DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT), 30 s by default
             return Client(address, timeout=dask.config.get("distributed.comm.timeouts.connect"))  # type: ignore[no-untyped-call]
@@ -200,6 +212,7 @@ class DaskExecutor:
             from distributed import Client, LocalCluster
         except ImportError:
             raise ExecutorError(f"--executor dask needs Dask: {INSTALL}") from None
+        _quiet_dask_logs()
         # Dask fails every task of a worker that dies at once (no retries of
         # its own): the session reruns those that were only queued there, and
         # the runner splits or retries the one that was running
