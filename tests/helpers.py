@@ -198,3 +198,43 @@ def brute_force(scorer: Scorer, geometry: Geometry, alphabet: str, cutoff: int) 
         if score >= cutoff:
             out[board] = score
     return out
+
+
+class ReferenceTree:
+    """The orderly tree as nested dicts, built from every path of the class."""
+
+    def __init__(self, words: dict[bytes, int], geometry: Geometry, sets: list[str], order: list[int]) -> None:
+        prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
+        pos_of = {c: p for p, c in enumerate(order)}
+        self.root: dict[str, Any] = {"points": 0, "kids": {}}
+        seen: set[tuple[int, bytes]] = set()
+
+        def visit(path: list[int], letters: list[str], key: bytes) -> None:
+            if key in words and len(path) >= 1:
+                node = self.root
+                for p, letter in sorted((pos_of[c], ch) for c, ch in zip(path, letters)):
+                    choice = node["kids"].setdefault(p, {})
+                    node = choice.setdefault(letter, {"points": 0, "kids": {}})
+                if (id(node), key) not in seen and words[key] > 0:
+                    seen.add((id(node), key))
+                    node["points"] += words[key]
+            for nb in geometry.neighbours(path[-1]):
+                if nb not in path:
+                    for ch in sets[nb]:
+                        if key + ch.encode() in prefixes:
+                            visit([*path, nb], [*letters, ch], key + ch.encode())
+
+        for c in range(geometry.n):
+            for ch in sets[c]:
+                if ch.encode() in prefixes:
+                    visit([c], [ch], ch.encode())
+
+    def bound(self, node: dict[str, Any] | None = None) -> int:
+        node = self.root if node is None else node
+        return int(node["points"]) + sum(
+            max(self.bound(s) for s in choice.values()) for choice in node["kids"].values()
+        )
+
+    def nodes(self, node: dict[str, Any] | None = None) -> int:
+        node = self.root if node is None else node
+        return 1 + sum(1 + sum(self.nodes(s) for s in c.values()) for c in node["kids"].values())

@@ -4,15 +4,20 @@ For each position there is a stack of the choice nodes for that cell that
 the letters forced so far have reached. Forcing a letter at the next
 position takes, from every choice node on its stack, that letter's sum node:
 its points are now certain, its choice children go on their cells' stacks.
-``points + sum of the stacked bounds`` bounds every board below, so a branch
-is dropped as soon as it falls below the cutoff; every complete board that
-survives is a candidate, to be re-scored by the real scorer.
+A board puts one letter on each cell, so the choice nodes stacked for a
+later position give it at most the best letter's sum over that stack
+(``sums``, kept as entries are pushed and popped): ``points + the letter's
+sum here + each later position's best sum`` bounds every board below, and a
+branch is dropped as soon as it falls below the cutoff. This max of sums is
+never more than the sum of each node's max (the looser bound this kernel
+used before, which forcing tightens the same way when it merges choice
+nodes): on the hardest 4x4 sample classes it cut the orderly bound's time by
+a third to a half. Every complete board that survives is a candidate, to be
+re-scored by the real scorer.
 
-Most letters are dropped, so a letter's bound is taken from its sum nodes'
-own bounds (a sum node's bound is its points plus its children's bounds)
-before anything is pushed; a level's stack is read once into scratch, not
-once per letter; and a stack entry keeps its position, so popping reads no
-node.
+Most letters are dropped by the letter sums alone, before the stack is read;
+a level's stack is read once into scratch, not once per letter; and a stack
+entry keeps its position, so popping finds its letter sums' row at once.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Final
 from librt.vecs import append, extend, vec
 from mypy_extensions import i32, i64
 
-from .arena import BOUND, KIDS, LOW, LOW_BITS, SLOT
+from .arena import KIDS, LOW, LOW_BITS, SLOT
 from .tree import Tree
 from .trie import popcount26
 
@@ -41,7 +46,9 @@ class OrderlyBound:
     depth: vec[i64]  # entries on each position's stack
     scratch: vec[i64]  # per level: its stack's (node, mask) pairs, then a letter's sum nodes
     found: vec[i64]  # candidates, n letters each (by position)
-    letter_bounds: vec[i64]  # per level, 26 letters: the bound each letter's sum nodes give
+    # per position, 26 letters: the sum of that letter's slot bounds over the
+    # position's stack (kept as entries are pushed and popped)
+    sums: vec[i64]
     visits: i64  # letters tried
 
     def __init__(self, n: i64) -> None:
@@ -54,7 +61,7 @@ class OrderlyBound:
         self.depth = vec[i64]([0] * n)
         self.scratch = vec[i64]([0] * 1024)
         self.found = vec[i64]()
-        self.letter_bounds = vec[i64]([0] * (26 * (n + 1)))
+        self.sums = vec[i64]([0] * (26 * n))
         self.visits = 0
 
     def run(
@@ -65,26 +72,44 @@ class OrderlyBound:
         a = tree.a
         n = self.n
         self.cutoff = cutoff
+        sums = self.sums
         for p in range(n):
             self.masks[p] = masks[p]
             self.forced[p] = forced[p]
             self.head[p] = -1
             self.depth[p] = 0
+        for x in range(26 * n):
+            sums[x] = 0
         k = (i64(a[root]) & LOW)
         _room(self, 0, ENTRY * k)
         entries = self.entries
         e: i64 = 0
         for j in range(k):
             c = i64(a[root + KIDS + j])
-            p = (i64(a[c]) & LOW)
+            p = _add(sums, a, c, 1)
             entries[e] = c
             entries[e + 1] = self.head[p]
             entries[e + 2] = p
             self.head[p] = e
             self.depth[p] += 1
             e += ENTRY
-        points = (i64(a[root]) >> LOW_BITS)
-        _force(self, a, level, points, i64(a[root + BOUND]) - points, e, 0)
+        _force(self, a, level, (i64(a[root]) >> LOW_BITS), e, 0)
+
+
+def _add(sums: vec[i64], a: vec[i32], c: i64, sign: i64) -> i64:
+    """Add (sign 1) or take back (-1) choice node c's slot bounds to its
+    position's letter sums; its position."""
+    hd = i64(a[c])
+    q = hd & LOW
+    cm = hd >> LOW_BITS
+    row = 26 * q
+    slot = c + KIDS + 1
+    while cm != 0:
+        low: i64 = cm & -cm
+        cm ^= low
+        sums[row + popcount26(low - 1)] += sign * i64(a[slot])
+        slot += SLOT
+    return q
 
 
 def _room(st: OrderlyBound, top: i64, words: i64) -> None:
@@ -98,12 +123,9 @@ def _grown(v: vec[i64], words: i64) -> vec[i64]:
     return extend(v, vec[i64]([0] * (want - len(v))))
 
 
-def _force(
-    st: OrderlyBound, a: vec[i32], level: i64, points: i64, rest: i64, top: i64, stop: i64
-) -> None:
-    """Try each letter at position ``level``. ``rest`` is the sum of the
-    stacked bounds of positions ``level`` and after; entries end at ``top``,
-    scratch at ``stop``."""
+def _force(st: OrderlyBound, a: vec[i32], level: i64, points: i64, top: i64, stop: i64) -> None:
+    """Try each letter at position ``level``; entries end at ``top``, scratch
+    at ``stop``."""
     n = st.n
     if level == n:
         found = st.found
@@ -111,47 +133,56 @@ def _force(
             found = append(found, st.forced[p])
         st.found = found
         return
-    # this level's stack, read once: (choice node, mask) pairs, and its bound
+    sums = st.sums
+    # The later positions' bound: for each, the best letter's sum over its
+    # stack. A board puts one letter on a cell, so every choice node of a
+    # position's stack gives it at most that letter's slot bound: the max
+    # of the sums, never more than the sum of the nodes' maxes.
+    later: i64 = 0
+    for q in range(level + 1, n):
+        if st.depth[q] == 0:
+            continue
+        row = 26 * q
+        best: i64 = 0
+        mq = st.masks[q]
+        while mq != 0:
+            b: i64 = mq & -mq
+            mq ^= b
+            v = sums[row + popcount26(b - 1)]
+            if v > best:
+                best = v
+        later += best
+    cutoff = st.cutoff
+    row = 26 * level
+    m = st.masks[level]
+    # drop the letters that cannot reach the cutoff before reading the stack
+    live: i64 = 0
+    while m != 0:
+        bit: i64 = m & -m
+        m ^= bit
+        st.visits += 1
+        if points + later + sums[row + popcount26(bit - 1)] >= cutoff:
+            live |= bit
+    if live == 0:
+        return
+    # this level's stack, read once: (choice node, mask) pairs
     need = stop + 3 * st.depth[level]
     if need > len(st.scratch):
         st.scratch = _grown(st.scratch, need)
     scratch = st.scratch
     g = stop
-    level_bound: i64 = 0
     e = st.head[level]
     entries = st.entries
     while e >= 0:
         c = entries[e]
         scratch[g] = c
         scratch[g + 1] = (i64(a[c]) >> LOW_BITS)
-        level_bound += i64(a[c + BOUND])
         g += 2
         e = entries[e + 1]
-    base = rest - level_bound
-    cutoff = st.cutoff
-    # every letter's bound in one pass over the stack's slots (the bounds
-    # kept in the choice nodes), not one pass per letter: most letters are
-    # then dropped without looking at the stack again
-    lb = st.letter_bounds
-    row = 26 * level
-    for x in range(row, row + 26):
-        lb[x] = 0
-    for i in range(stop, g, 2):
-        cm = scratch[i + 1]
-        slot = scratch[i] + KIDS + 1
-        while cm != 0:
-            low: i64 = cm & -cm
-            cm ^= low
-            lb[row + popcount26(low - 1)] += i64(a[slot])
-            slot += SLOT
-    m = st.masks[level]
+    m = live
     while m != 0:
-        bit: i64 = m & -m
+        bit = m & -m
         m ^= bit
-        st.visits += 1
-        letter_bound = lb[row + popcount26(bit - 1)]
-        if points + base + letter_bound < cutoff:
-            continue
         # the letter's sum nodes
         s_end = g
         for i in range(stop, g, 2):
@@ -165,7 +196,6 @@ def _force(
             head_s = i64(a[scratch[i]])
             p += head_s >> LOW_BITS
             kids += head_s & LOW
-        add = points + letter_bound - p  # the bounds of the sum nodes' children
         # push the sum nodes' choice children on their positions' stacks
         _room(st, top, ENTRY * kids)
         entries = st.entries
@@ -176,7 +206,7 @@ def _force(
             s = scratch[i]
             for j in range(s + KIDS, s + KIDS + (i64(a[s]) & LOW)):
                 ch = i64(a[j])
-                q = (i64(a[ch]) & LOW)
+                q = _add(sums, a, ch, 1)
                 entries[t] = ch
                 entries[t + 1] = head[q]
                 entries[t + 2] = q
@@ -184,12 +214,12 @@ def _force(
                 depth[q] += 1
                 t += ENTRY
         st.forced[level] = popcount26(bit - 1)
-        _force(st, a, level + 1, p, base + add, t, s_end)
+        _force(st, a, level + 1, p, t, s_end)
         scratch = st.scratch  # may have grown below
         # pop this letter's entries, newest first
         entries = st.entries
         while t > top:
             t -= ENTRY
-            q = entries[t + 2]
+            q = _add(sums, a, entries[t], -1)
             head[q] = entries[t + 1]
             depth[q] -= 1
