@@ -54,11 +54,13 @@ from boggle_opt.proofs.local import open_session
 
 #: marks this searcher's checkpoint records in a run file
 RECORD_KIND = "bnb"
-#: the default ``switch`` ratio by size, measured on the anchor samples
-#: (benchmarks/bnb_classes.py): 3x4 took 18.7 s at 1.5, 16.6 s at 1.7 and
-#: 2.0 (since the orderly bound got cheaper; its hardest class 1.99, 1.71 and
-#: 1.77 s); 4x4 takes the published run's 8000 at min score 3500
-SWITCH_RATIOS: dict[str, float] = {"3x4": 1.7, "4x4": 8000 / 3500}
+#: the default ``switch`` ratio by size, measured on the anchor samples and
+#: the hardest classes of the 40-class 4x4 sample (benchmarks/bnb_classes.py;
+#: docs/benchmarks.md): with the orderly bound's max of sums, 3x4 takes
+#: 16.6 s at 1.7 and 15.6 s at 2.0 (its hardest class 1.72 and 1.59 s), 4x4's
+#: five hardest sample-40 classes 305 s at the published run's 8000 (at
+#: 3500), 269 s at 6500, 252 s for four of them at 6000 against 237 s
+SWITCH_RATIOS: dict[str, float] = {"3x4": 2.0, "4x4": 6500 / 3500}
 DEFAULT_SWITCH = 1.5
 #: the kernel multiplies switch x 100 by the min score in 64-bit integers
 MAX_SWITCH = 1e6
@@ -94,7 +96,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         switch: float | None = field(
             default=None,
             metadata={"help": "use the orderly bound once a tree's bound is at most switch x min-score "
-                      "(none: 2.29 on 4x4, 1.7 on 3x4, else 1.5)"},
+                      "(none: 1.86 on 4x4, 2.0 on 3x4, else 1.5)"},
         )
         switch_score: int | None = field(
             default=None,

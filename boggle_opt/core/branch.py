@@ -28,7 +28,9 @@ from .trie import PackedTrie, popcount26
 
 # The de-duplicating force (build_forced) by default: on boards of at least
 # DEDUP_MIN_CELLS cells, once a tree forced at level DEDUP_LEVEL or deeper
-# still bounds at least DEDUP_PCT percent of the switch to the orderly bound.
+# still bounds at least DEDUP_PCT percent of the switch to the orderly bound
+# and DEDUP_CUTOFF_PCT percent of the cutoff (4x4 at 3500: 14000, measured
+# best at switch 8000 and at 6500 alike; 11375, 1.75x 6500, was slower).
 # A de-duplicated build costs 0.1-1.6 s against milliseconds for a merge, so
 # it pays only where the tree below is big: measured (details in
 # docs/benchmarks.md) 3.6x faster on a hard 4x4 subclass, even on the 4x4
@@ -36,6 +38,7 @@ from .trie import PackedTrie, popcount26
 DEDUP_MIN_CELLS: Final[i64] = 16
 DEDUP_LEVEL: Final[i64] = 2
 DEDUP_PCT: Final[i64] = 175
+DEDUP_CUTOFF_PCT: Final[i64] = 400
 # A class whose tree would need an arena of more than this many words (the
 # builder's estimate from its path count, 14 words a path; 4 bytes a word)
 # is solved one letter of its first cell with several letters at a time:
@@ -173,7 +176,7 @@ class ClassSolver:
             self.dedup = 0
             if self.n >= DEDUP_MIN_CELLS:
                 switch = switch_score if switch_score > 0 else switch_pct * cutoff // 100
-                self.dedup = DEDUP_PCT * switch // 100
+                self.dedup = max(DEDUP_PCT * switch // 100, DEDUP_CUTOFF_PCT * cutoff // 100)
         self.ob.found = vec[i64]()
         self.ob.visits = 0
         limit = self.split_words if self.split_level < self.n else 0
