@@ -16,8 +16,9 @@ a third to a half. Every complete board that survives is a candidate, to be
 re-scored by the real scorer.
 
 Most letters are dropped by the letter sums alone, before the stack is read;
-a level's stack is read once into scratch, not once per letter; and a stack
-entry keeps its position, so popping finds its letter sums' row at once.
+a level's stack is read once into scratch, not once per letter; a stack entry
+keeps its position, and a letter's pushes save the sums rows they change, so
+popping reads no node.
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ class OrderlyBound:
     # per position, 26 letters: the sum of that letter's slot bounds over the
     # position's stack (kept as entries are pushed and popped)
     sums: vec[i64]
+    # per level, per position, 26 letters: a row of ``sums`` as it was
+    # before that level's letter pushed onto it, put back when it pops
+    saved: vec[i64]
     visits: i64  # letters tried
 
     def __init__(self, n: i64) -> None:
@@ -62,6 +66,7 @@ class OrderlyBound:
         self.scratch = vec[i64]([0] * 1024)
         self.found = vec[i64]()
         self.sums = vec[i64]([0] * (26 * n))
+        self.saved = vec[i64]([0] * (26 * n * n))
         self.visits = 0
 
     def run(
@@ -196,17 +201,36 @@ def _force(st: OrderlyBound, a: vec[i32], level: i64, points: i64, top: i64, sto
             head_s = i64(a[scratch[i]])
             p += head_s >> LOW_BITS
             kids += head_s & LOW
-        # push the sum nodes' choice children on their positions' stacks
+        # push the sum nodes' choice children on their positions' stacks,
+        # adding their slot bounds to the positions' letter sums (a row is
+        # saved the first time this letter touches it: putting the rows back
+        # is cheaper than reading the nodes again to take their bounds off)
         _room(st, top, ENTRY * kids)
         entries = st.entries
         head = st.head
         depth = st.depth
+        saved = st.saved
         t = top
+        touched: i64 = 0
         for i in range(g, s_end):
             s = scratch[i]
             for j in range(s + KIDS, s + KIDS + (i64(a[s]) & LOW)):
                 ch = i64(a[j])
-                q = _add(sums, a, ch, 1)
+                hd = i64(a[ch])
+                q = hd & LOW
+                qrow = 26 * q
+                if (touched >> q) & 1 == 0:
+                    touched |= i64(1) << q
+                    keep = 26 * (n * level + q)
+                    for x in range(26):
+                        saved[keep + x] = sums[qrow + x]
+                cm = hd >> LOW_BITS
+                slot = ch + KIDS + 1
+                while cm != 0:
+                    low: i64 = cm & -cm
+                    cm ^= low
+                    sums[qrow + popcount26(low - 1)] += i64(a[slot])
+                    slot += SLOT
                 entries[t] = ch
                 entries[t + 1] = head[q]
                 entries[t + 2] = q
@@ -216,10 +240,18 @@ def _force(st: OrderlyBound, a: vec[i32], level: i64, points: i64, top: i64, sto
         st.forced[level] = popcount26(bit - 1)
         _force(st, a, level + 1, p, t, s_end)
         scratch = st.scratch  # may have grown below
-        # pop this letter's entries, newest first
+        # pop this letter's entries, newest first, and put its rows back
         entries = st.entries
         while t > top:
             t -= ENTRY
-            q = _add(sums, a, entries[t], -1)
+            q = entries[t + 2]
             head[q] = entries[t + 1]
             depth[q] -= 1
+        while touched != 0:
+            low = touched & -touched
+            touched ^= low
+            q = popcount26(low - 1)
+            keep = 26 * (n * level + q)
+            qrow = 26 * q
+            for x in range(26):
+                sums[qrow + x] = saved[keep + x]
