@@ -58,8 +58,8 @@ RECORD_KIND = "bnb"
 #: the hardest classes of the 40-class 4x4 sample (benchmarks/bnb_classes.py;
 #: docs/benchmarks.md): with the orderly bound's max of sums, 3x4 takes
 #: 16.6 s at 1.7 and 15.6 s at 2.0 (its hardest class 1.72 and 1.59 s), 4x4's
-#: five hardest sample-40 classes 305 s at the published run's 8000 (at
-#: 3500), 269 s at 6500, 252 s for four of them at 6000 against 237 s
+#: four hardest sample-40 classes 270 s at the published run's 8000 (at
+#: 3500), 239 s at 7000, 237 s at 6500 and 252 s at 6000
 SWITCH_RATIOS: dict[str, float] = {"3x4": 2.0, "4x4": 6500 / 3500}
 DEFAULT_SWITCH = 1.5
 #: the kernel multiplies switch x 100 by the min score in 64-bit integers
