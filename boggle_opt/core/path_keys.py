@@ -26,6 +26,7 @@ from mypy_extensions import i32, i64
 
 from .arena import BOUND, HEAD, I32_MAX, KIDS, LEAF_LIMIT, LOW_BITS, MAX_POINTS, SLOT
 from .families import Families, intern
+from .trie import popcount26
 
 KEY_BITS: Final[i64] = 62
 KEY_LIMIT: Final[i64] = 1 << KEY_BITS
@@ -251,6 +252,8 @@ def drop_supersets(
     drop = vec[i64]([0] * count)
     used = vec[i64]()
     digits = vec[i64]()
+    tier = vec[i64]()  # the group's paths by their count of unforced cells
+    starts = vec[i64]([0] * (n + 2))
     g: i64 = 0
     while g < count:
         word = order[g] >> 32
@@ -262,21 +265,46 @@ def drop_supersets(
             if len(used) < size:
                 used = vec[i64]([0] * size)
                 digits = vec[i64]([0] * (size * n))
+                tier = vec[i64]([0] * size)
+            for c in range(n + 2):
+                starts[c] = 0
             for x in range(size):
+                # digits from the last position up: one division each
                 key = keys[order[g + x] & 0xFFFFFFFF] >> shift
                 u: i64 = 0
-                for p in range(lo_pos, n):
-                    d = (key // weight[p]) % radix[p]
+                for p in range(n - 1, lo_pos - 1, -1):
+                    r = radix[p]
+                    rest = key // r
+                    d = key - rest * r
+                    key = rest
                     digits[x * n + p] = d
                     if d != 0:
                         u |= i64(1) << p
                 used[x] = u
+                starts[popcount26(u) + 1] += 1
+            for c in range(1, n + 2):
+                starts[c] += starts[c - 1]
             for x in range(size):
+                c = popcount26(used[x])
+                tier[starts[c]] = x
+                starts[c] += 1
+            # a strict subset has fewer cells: x is compared only with the
+            # paths of later tiers (paths of one word have as many cells
+            # each, so x has more of them forced, which is rare)
+            t: i64 = 0
+            for i in range(size):
+                x = tier[i]
                 ux = used[x]
-                for y in range(size):
+                cx = popcount26(ux)
+                if t <= i:
+                    t = i + 1
+                while t < size and popcount26(used[tier[t]]) <= cx:
+                    t += 1
+                for j in range(t, size):
+                    y = tier[j]
                     uy = used[y]
                     # x's pairs a strict subset of y's: y is redundant
-                    if ux == uy or (ux & ~uy) != 0 or drop[order[g + y] & 0xFFFFFFFF] != 0:
+                    if (ux & ~uy) != 0 or drop[order[g + y] & 0xFFFFFFFF] != 0:
                         continue
                     same = True
                     for p in range(lo_pos, n):
