@@ -224,13 +224,16 @@ def key_points(keys: vec[i64], vals: vec[i64], points_of: vec[i64], st: vec[i64]
 
 
 def drop_supersets(
-    keys: vec[i64], vals: vec[i64], count: i64, shift: i64, wmask: i64, word_bits: i64, weight: vec[i64],
-    radix: vec[i64], lo_pos: i64, n: i64, packed: bool,
+    keys: vec[i64], vals: vec[i64], uses: vec[i64], count: i64, shift: i64, wmask: i64, word_bits: i64,
+    weight: vec[i64], radix: vec[i64], lo_pos: i64, n: i64, packed: bool,
 ) -> i64:
     """Drop every path whose (cell, letter) pairs over positions ``lo_pos``
     and after strictly contain those of another path of the same word (the
     forced build: the positions before ``lo_pos`` have one letter each and
     are not in the keys); return the paths kept, moved to the front.
+    ``uses[i]`` holds path i's positions as bits (those before ``lo_pos``
+    are ignored), so a key's digits are only worked out (a division each)
+    for the pairs whose positions could be a strict subset.
 
     Why the bound stays an upper bound: a board of the forced subclass that
     realizes a dropped path realizes every path whose pairs are a subset of
@@ -251,9 +254,9 @@ def drop_supersets(
     tmp = vec[i64]()
     drop = vec[i64]([0] * count)
     used = vec[i64]()
-    digits = vec[i64]()
     tier = vec[i64]()  # the group's paths by their count of unforced cells
     starts = vec[i64]([0] * (n + 2))
+    free = ~((i64(1) << lo_pos) - 1)
     g: i64 = 0
     while g < count:
         word = order[g] >> 32
@@ -264,22 +267,11 @@ def drop_supersets(
         if size >= 2:
             if len(used) < size:
                 used = vec[i64]([0] * size)
-                digits = vec[i64]([0] * (size * n))
                 tier = vec[i64]([0] * size)
             for c in range(n + 2):
                 starts[c] = 0
             for x in range(size):
-                # digits from the last position up: one division each
-                key = keys[order[g + x] & 0xFFFFFFFF] >> shift
-                u: i64 = 0
-                for p in range(n - 1, lo_pos - 1, -1):
-                    r = radix[p]
-                    rest = key // r
-                    d = key - rest * r
-                    key = rest
-                    digits[x * n + p] = d
-                    if d != 0:
-                        u |= i64(1) << p
+                u = uses[order[g + x] & 0xFFFFFFFF] & free
                 used[x] = u
                 starts[popcount26(u) + 1] += 1
             for c in range(1, n + 2):
@@ -300,15 +292,23 @@ def drop_supersets(
                     t = i + 1
                 while t < size and popcount26(used[tier[t]]) <= cx:
                     t += 1
+                if t >= size:
+                    break
+                kx = keys[order[g + x] & 0xFFFFFFFF] >> shift
                 for j in range(t, size):
                     y = tier[j]
                     uy = used[y]
                     # x's pairs a strict subset of y's: y is redundant
                     if (ux & ~uy) != 0 or drop[order[g + y] & 0xFFFFFFFF] != 0:
                         continue
+                    ky = keys[order[g + y] & 0xFFFFFFFF] >> shift
                     same = True
-                    for p in range(lo_pos, n):
-                        if (ux >> p) & 1 != 0 and digits[x * n + p] != digits[y * n + p]:
+                    m = ux
+                    while m != 0:
+                        low: i64 = m & -m
+                        m ^= low
+                        p = popcount26(low - 1)
+                        if (kx // weight[p]) % radix[p] != (ky // weight[p]) % radix[p]:
                             same = False
                             break
                     if same:

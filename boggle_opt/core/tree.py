@@ -397,6 +397,7 @@ class TreeBuilder:
     keyed: bool  # this class's keys fit: the search records keys, not records
     keys: vec[i64]
     vals: vec[i64]  # the words, where not packed into the keys (else empty)
+    uses: vec[i64]  # a forced build's paths' positions (bit masks), by the keys' index
     packed: bool  # each key holds its word in its low word_bits bits
     word_bits: i64
     tmp_keys: vec[i64]
@@ -482,6 +483,7 @@ class TreeBuilder:
         self.keyed = False
         self.keys = vec[i64]()
         self.vals = vec[i64]()
+        self.uses = vec[i64]()
         self.tmp_keys = vec[i64]()
         self.tmp_vals = vec[i64]()
         self.n_keys = 0
@@ -728,6 +730,7 @@ class TreeBuilder:
         if len(self.keys) > KEEP_KEYS:
             self.keys = vec[i64]()
             self.vals = vec[i64]()
+            self.uses = vec[i64]()
         self.fams.clear()  # (a big table is let go for the forcing)
         return tree
 
@@ -849,6 +852,9 @@ class TreeBuilder:
         if not packed and len(self.vals) < len(self.keys):
             self.vals = vec[i64]()
             self.vals = _zeros64(len(self.keys))
+        if self.skip > 0 and len(self.uses) < len(self.keys):
+            self.uses = vec[i64]()
+            self.uses = _zeros64(len(self.keys))
         self.n_keys = 0
         self.key_cap = cap
         self.aborted = False
@@ -862,7 +868,7 @@ class TreeBuilder:
         self.records_peak = max(self.records_peak, (2 if packed else 4) * count)
         if self.skip > 0:
             count = drop_supersets(
-                self.keys, self.keys if packed else self.vals, count, self.word_bits if packed else 0,
+                self.keys, self.keys if packed else self.vals, self.uses, count, self.word_bits if packed else 0,
                 (1 << self.word_bits) - 1, self.word_bits, self.weight, self.radix, self.skip, self.n, packed,
             )
             self.n_keys = count
@@ -956,7 +962,7 @@ class TreeBuilder:
         tree.top = st[ST_TOP]
         return st[ST_NODES]
 
-    def _put(self, key: i64, word: i64) -> None:
+    def _put(self, key: i64, word: i64, used: i64) -> None:
         """Record one path's key and word (the sorted build)."""
         at = self.n_keys
         if at >= len(self.keys):
@@ -969,11 +975,15 @@ class TreeBuilder:
             self.keys = grown64(self.keys, more)
             if not self.packed:
                 self.vals = grown64(self.vals, more)
+            if self.skip > 0:
+                self.uses = grown64(self.uses, more)
         if self.packed:
             self.keys[at] = (key << self.word_bits) | word
         else:
             self.keys[at] = key
             self.vals[at] = word
+        if self.skip > 0:
+            self.uses[at] = used
         self.n_keys = at + 1
 
     def _search(self, start: i64, pass_bit: i64, blocked: i64) -> None:
@@ -1134,7 +1144,7 @@ def _dfs(
                 first_pos = popcount26((used & -used) - 1)
                 bld.paths_at[first_pos * 26 + letter_at[first_pos]] += 1
             elif bld.keyed:
-                bld._put(key, node)
+                bld._put(key, node, used ^ bld.blocked)
             else:
                 bld._add(node, used ^ bld.blocked, tagged)
     mask = w & LETTER_MASK

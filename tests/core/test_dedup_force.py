@@ -176,9 +176,15 @@ def test_drop_supersets_by_hand(core: types.SimpleNamespace, packed: bool) -> No
     else:
         keys = vec[i64]([k for k, _ in entries])
         vals = vec[i64]([w for _, w in entries])
+    # each path's positions: its digits' (position 0, forced, is on some
+    # paths: drop_supersets must not count it)
+    uses = vec[i64]([
+        (i % 2) | sum(1 << p for p, d in zip((1, 2, 3), (k // 9, k // 3 % 3, k % 3)) if d)
+        for i, (k, _) in enumerate(entries)
+    ])
     shift = word_bits if packed else 0
     kept = pk.drop_supersets(
-        keys, vals, len(entries), shift, (1 << word_bits) - 1, word_bits, weight, radix, 1, 4, packed
+        keys, vals, uses, len(entries), shift, (1 << word_bits) - 1, word_bits, weight, radix, 1, 4, packed
     )
     got = sorted((keys[i] >> shift, vals[i] & 7) for i in range(kept))
     assert got == sorted(e for i, e in enumerate(entries) if i not in (1, 4))
