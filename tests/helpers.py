@@ -200,34 +200,44 @@ def brute_force(scorer: Scorer, geometry: Geometry, alphabet: str, cutoff: int) 
     return out
 
 
+def word_paths(
+    words: dict[bytes, int], geometry: Geometry, sets: list[str]
+) -> Iterator[tuple[bytes, list[int], list[str]]]:
+    """Every path over a class's letters (``sets`` by cell) that spells a
+    word: the word, its cells, their letters. A brute-force walk, for
+    reference trees."""
+    prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
+
+    def visit(path: list[int], letters: list[str], key: bytes) -> Iterator[tuple[bytes, list[int], list[str]]]:
+        if key in words:
+            yield key, path, letters
+        for nb in geometry.neighbours(path[-1]):
+            if nb not in path:
+                for ch in sets[nb]:
+                    if key + ch.encode() in prefixes:
+                        yield from visit([*path, nb], [*letters, ch], key + ch.encode())
+
+    for c in range(geometry.n):
+        for ch in sets[c]:
+            if ch.encode() in prefixes:
+                yield from visit([c], [ch], ch.encode())
+
+
 class ReferenceTree:
     """The orderly tree as nested dicts, built from every path of the class."""
 
     def __init__(self, words: dict[bytes, int], geometry: Geometry, sets: list[str], order: list[int]) -> None:
-        prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
         pos_of = {c: p for p, c in enumerate(order)}
         self.root: dict[str, Any] = {"points": 0, "kids": {}}
         seen: set[tuple[int, bytes]] = set()
-
-        def visit(path: list[int], letters: list[str], key: bytes) -> None:
-            if key in words and len(path) >= 1:
-                node = self.root
-                for p, letter in sorted((pos_of[c], ch) for c, ch in zip(path, letters)):
-                    choice = node["kids"].setdefault(p, {})
-                    node = choice.setdefault(letter, {"points": 0, "kids": {}})
-                if (id(node), key) not in seen and words[key] > 0:
-                    seen.add((id(node), key))
-                    node["points"] += words[key]
-            for nb in geometry.neighbours(path[-1]):
-                if nb not in path:
-                    for ch in sets[nb]:
-                        if key + ch.encode() in prefixes:
-                            visit([*path, nb], [*letters, ch], key + ch.encode())
-
-        for c in range(geometry.n):
-            for ch in sets[c]:
-                if ch.encode() in prefixes:
-                    visit([c], [ch], ch.encode())
+        for key, path, letters in word_paths(words, geometry, sets):
+            node = self.root
+            for p, letter in sorted((pos_of[c], ch) for c, ch in zip(path, letters)):
+                choice = node["kids"].setdefault(p, {})
+                node = choice.setdefault(letter, {"points": 0, "kids": {}})
+            if (id(node), key) not in seen and words[key] > 0:
+                seen.add((id(node), key))
+                node["points"] += words[key]
 
     def bound(self, node: dict[str, Any] | None = None) -> int:
         node = self.root if node is None else node

@@ -19,7 +19,7 @@ from boggle_opt.proofs.board_classes import letter_mask, parse_class
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary.dictionary import Dictionary
 
-from helpers import SOLVER_CASES, brute_force, kernels, random_class, small  # noqa: F401  (small: a fixture)
+from helpers import SOLVER_CASES, brute_force, kernels, random_class, small, word_paths  # noqa: F401  (small: a fixture)
 
 
 def reference_forced_bound(
@@ -30,23 +30,11 @@ def reference_forced_bound(
     a path is its word and its (position, letter) pairs at the other
     positions; each such pair set counts once per word, and a pair set that
     strictly contains another of the same word is left out."""
-    prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
     pos_of = {c: p for p, c in enumerate(order)}
     paths: set[tuple[bytes, frozenset[tuple[int, str]]]] = set()
-
-    def visit(path: list[int], letters: list[str], key: bytes) -> None:
-        if key in words and words[key] > 0:
+    for key, path, letters in word_paths(words, geometry, sets):
+        if words[key] > 0:
             paths.add((key, frozenset((pos_of[c], ch) for c, ch in zip(path, letters) if pos_of[c] >= level)))
-        for nb in geometry.neighbours(path[-1]):
-            if nb not in path:
-                for ch in sets[nb]:
-                    if key + ch.encode() in prefixes:
-                        visit([*path, nb], [*letters, ch], key + ch.encode())
-
-    for c in range(geometry.n):
-        for ch in sets[c]:
-            if ch.encode() in prefixes:
-                visit([c], [ch], ch.encode())
     by_word: dict[bytes, list[frozenset[tuple[int, str]]]] = defaultdict(list)
     for word, pairs in paths:
         by_word[word].append(pairs)
