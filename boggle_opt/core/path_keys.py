@@ -233,7 +233,8 @@ def drop_supersets(
     are not in the keys); return the paths kept, moved to the front.
     ``uses[i]`` holds path i's positions as bits (those before ``lo_pos``
     are ignored), so a key's digits are only worked out (a division each)
-    for the pairs whose positions could be a strict subset.
+    for the pairs whose positions could be a strict subset; a dropped path's
+    ``uses`` entry becomes -1.
 
     Why the bound stays an upper bound: a board of the forced subclass that
     realizes a dropped path realizes every path whose pairs are a subset of
@@ -250,13 +251,21 @@ def drop_supersets(
     for i in range(count):
         order[i] = ((vals[i] & wmask) << 32) | i
     if radix_sort(order, order, tmp, tmp, count, 32, 32 + word_bits, False):
-        order = tmp
-    tmp = vec[i64]()
-    drop = vec[i64]([0] * count)
-    used = vec[i64]()
+        order, tmp = tmp, order
+    # each path's key and unforced positions gathered in the word order, so
+    # the comparisons below read them in sequence (reading them through
+    # ``order`` missed the cache at every pair); a dropped path's positions
+    # become -1, here and in ``uses``
+    gk = tmp
+    gu = vec[i64]([0] * count)
+    free = ~((i64(1) << lo_pos) - 1)
+    for x in range(count):
+        idx = order[x] & 0xFFFFFFFF
+        gk[x] = keys[idx] >> shift
+        gu[x] = uses[idx] & free
     tier = vec[i64]()  # the group's paths by their count of unforced cells
     starts = vec[i64]([0] * (n + 2))
-    free = ~((i64(1) << lo_pos) - 1)
+    dropped: i64 = 0
     g: i64 = 0
     while g < count:
         word = order[g] >> 32
@@ -265,43 +274,44 @@ def drop_supersets(
             e += 1
         size = e - g
         if size >= 2:
-            if len(used) < size:
-                used = vec[i64]([0] * size)
+            if len(tier) < size:
                 tier = vec[i64]([0] * size)
             for c in range(n + 2):
                 starts[c] = 0
-            for x in range(size):
-                u = uses[order[g + x] & 0xFFFFFFFF] & free
-                used[x] = u
-                starts[popcount26(u) + 1] += 1
+            for x in range(g, e):
+                starts[popcount26(gu[x]) + 1] += 1
             for c in range(1, n + 2):
                 starts[c] += starts[c - 1]
-            for x in range(size):
-                c = popcount26(used[x])
+            for x in range(g, e):
+                c = popcount26(gu[x])
                 tier[starts[c]] = x
                 starts[c] += 1
             # a strict subset has fewer cells: x is compared only with the
             # paths of later tiers (paths of one word have as many cells
-            # each, so x has more of them forced, which is rare)
+            # each, so x has more of them forced, which is rare); a dropped
+            # x is no witness needed: what dropped it is a strict subset of
+            # whatever x is
             t: i64 = 0
             for i in range(size):
                 x = tier[i]
-                ux = used[x]
+                ux = gu[x]
+                if ux < 0:
+                    continue
                 cx = popcount26(ux)
                 if t <= i:
                     t = i + 1
-                while t < size and popcount26(used[tier[t]]) <= cx:
+                while t < size and popcount26(gu[tier[t]]) <= cx:
                     t += 1
                 if t >= size:
                     break
-                kx = keys[order[g + x] & 0xFFFFFFFF] >> shift
+                kx = gk[x]
                 for j in range(t, size):
                     y = tier[j]
-                    uy = used[y]
+                    uy = gu[y]
                     # x's pairs a strict subset of y's: y is redundant
-                    if (ux & ~uy) != 0 or drop[order[g + y] & 0xFFFFFFFF] != 0:
+                    if uy < 0 or (ux & ~uy) != 0:
                         continue
-                    ky = keys[order[g + y] & 0xFFFFFFFF] >> shift
+                    ky = gk[y]
                     same = True
                     m = ux
                     while m != 0:
@@ -312,11 +322,15 @@ def drop_supersets(
                             same = False
                             break
                     if same:
-                        drop[order[g + y] & 0xFFFFFFFF] = 1
+                        gu[y] = -1
+                        uses[order[y] & 0xFFFFFFFF] = -1
+                        dropped += 1
         g = e
+    if dropped == 0:
+        return count
     kept: i64 = 0
     for i in range(count):
-        if drop[i] == 0:
+        if uses[i] >= 0:
             keys[kept] = keys[i]
             if not packed:
                 vals[kept] = vals[i]
