@@ -48,6 +48,65 @@ def test_tree_matches_reference(
         assert (tree.bound(tree.root), tree.n_nodes) == (ref.bound(), ref.nodes()), sets
 
 
+def _check_bounds(a: Any, node: int, seen: set[int]) -> None:
+    """Every node under sum node ``node``: a sum node's bound is its points plus
+    its children's bounds, a choice node's the best of its slots' bounds, and a
+    slot's bound is its child's (forcing computes bounds from these facts)."""
+    if node in seen:
+        return
+    seen.add(node)
+    k = a[node] & 31
+    total = a[node] >> 5
+    for x in range(k):
+        c = a[node + 2 + x]
+        letters = bin(a[c] >> 5).count("1")
+        best = 0
+        for y in range(letters):
+            child, bound = a[c + 2 + 2 * y], a[c + 3 + 2 * y]
+            assert bound == a[child + 1], (c, y)
+            best = max(best, bound)
+            _check_bounds(a, child, seen)
+        assert a[c + 1] == best, c
+        total += best
+    assert a[node + 1] == total, node
+
+
+@pytest.mark.parametrize("shared", [False, True])
+@pytest.mark.parametrize("size", [(2, 3), (3, 3)])
+def test_forced_bounds_are_exact(
+    core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary], size: tuple[int, int], shared: bool
+) -> None:
+    """Trees forced three levels deep keep every bound exact, node by node,
+    in built trees and in trees that share their repeated families."""
+    _, d = small
+    tree_mod, _ = kernels(core)
+    geometry = core.geometry.Geometry(*size)
+    trie = core.trie.PackedTrie(d.keys, d.points)
+    order = tree_mod.cell_order(geometry)
+    builder = tree_mod.TreeBuilder(trie, geometry, order)
+    builder.share_words = 0 if shared else -1
+    rng = random.Random(f"exact {size}")
+    forced = 0
+
+    def force_all(tree: Any, root: int, level: int, sets: list[str]) -> None:
+        nonlocal forced
+        _check_bounds(tree.a, root, set())
+        if level == 3:
+            return
+        for letter in sets[order[level]]:
+            mark = tree.top
+            child = tree.force(root, level, ord(letter) - 97)
+            forced += 1
+            force_all(tree, child, level + 1, sets)
+            tree.top = mark
+
+    for _ in range(6 if size != (3, 3) else 3):
+        sets = random_class(rng, geometry.n, "aeilnrstq")
+        tree = builder.build([letter_mask(s) for s in sets])
+        force_all(tree, tree.root, 0, sets)
+    assert forced > 50
+
+
 @pytest.mark.parametrize(("size", "buckets", "cutoff"), SOLVER_CASES)
 def test_solver_finds_every_board(
     core: types.SimpleNamespace,
