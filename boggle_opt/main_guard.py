@@ -105,18 +105,39 @@ def refuse_unguarded() -> None:
         raise BoggleOptError(guard_message(script))
 
 
+def _refusal_mark(pid: int) -> str:
+    """The file a starting worker of process ``pid`` leaves as it refuses. Its
+    exit status alone can be lost: a process pool that sees one worker end
+    ends the others with SIGTERM, and a worker ended so while it was about to
+    exit leaves only that status. (A parcel's name: ``sweep_parcels`` removes
+    one whose process is gone.)"""
+    return os.path.join(tempfile.gettempdir(), f"{PARCEL_PREFIX}{pid}-refused.pickle")
+
+
 def refuse_in_starting_worker() -> None:
     """In a spawned worker that is still running its parent's main script: the
     run being started is the script's own, re-run because its top level has
     no guard. End the worker at once and quietly; the parent names the cause."""
     if getattr(mp.current_process(), "_inheriting", False):
+        try:
+            with open(_refusal_mark(os.getppid()), "wb"):
+                pass
+        except OSError:
+            pass  # the exit status still tells the parent, as a rule
         raise SystemExit(EXIT_RUN_AT_IMPORT)
 
 
 def start_failed(exitcodes: Iterable[int | None]) -> BoggleOptError:
     """The one-line error for worker processes that ended before they were ready."""
     codes = sorted({c for c in exitcodes if c is not None})
-    if EXIT_RUN_AT_IMPORT in codes:
+    mark = _refusal_mark(os.getpid())
+    refused = os.path.exists(mark)
+    if refused:
+        try:
+            os.unlink(mark)
+        except OSError:
+            pass
+    if EXIT_RUN_AT_IMPORT in codes or refused:
         return BoggleOptError(guard_message(Path(_main_file() or "the main script").name))
     status = f" (exit status {', '.join(map(str, codes))})" if codes else ""
     return BoggleOptError(

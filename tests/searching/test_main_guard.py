@@ -121,3 +121,31 @@ def test_parcels_of_dead_processes_are_swept(tmp_path, monkeypatch):
     assert parcel.load() == {"a": 1}
     parcel.remove()
     assert not os.path.exists(parcel.path)
+
+
+def test_a_refusal_is_named_when_its_exit_status_is_lost(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool that sees one worker end ends the others with SIGTERM; a
+    refusing worker ended so leaves only -15 (a CI run caught it once). Its
+    mark still names the guard, and is used up."""
+    import tempfile
+
+    from boggle_opt.main_guard import EXIT_RUN_AT_IMPORT, start_failed
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    assert "starts a run at import time" not in str(start_failed([-15, -15]))
+    assert "starts a run at import time" in str(start_failed([-15, EXIT_RUN_AT_IMPORT]))
+    script = tmp_path / "mark.py"
+    script.write_text(
+        "import multiprocessing as mp\n"
+        "from boggle_opt.main_guard import refuse_in_starting_worker\n"
+        "mp.current_process()._inheriting = True  # as in a spawned worker re-running the main script\n"
+        "refuse_in_starting_worker()\n"
+    )
+    # the worker is this child: its parent is this process, whose mark it leaves
+    result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=60, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert result.returncode == EXIT_RUN_AT_IMPORT, result.stderr
+    assert [p.name for p in tmp_path.glob("*-refused.pickle")] == [f"boggle-opt-worker-{os.getpid()}-refused.pickle"]
+    assert "starts a run at import time" in str(start_failed([-15, -15]))
+    assert not list(tmp_path.glob("*-refused.pickle"))
+    assert "starts a run at import time" not in str(start_failed([-15]))
