@@ -91,7 +91,7 @@ class OrderlyBound:
         e: i64 = 0
         for j in range(k):
             c = i64(a[root + KIDS + j])
-            p = _add(sums, a, c, 1)
+            p = _add(sums, a, c)
             entries[e] = c
             entries[e + 1] = self.head[p]
             entries[e + 2] = p
@@ -101,9 +101,9 @@ class OrderlyBound:
         _force(self, a, level, (i64(a[root]) >> LOW_BITS), e, 0)
 
 
-def _add(sums: vec[i64], a: vec[i32], c: i64, sign: i64) -> i64:
-    """Add (sign 1) or take back (-1) choice node c's slot bounds to its
-    position's letter sums; its position."""
+def _add(sums: vec[i64], a: vec[i32], c: i64) -> i64:
+    """Add choice node c's slot bounds to its position's letter sums; its
+    position."""
     hd = i64(a[c])
     q = hd & LOW
     cm = hd >> LOW_BITS
@@ -112,7 +112,7 @@ def _add(sums: vec[i64], a: vec[i32], c: i64, sign: i64) -> i64:
     while cm != 0:
         low: i64 = cm & -cm
         cm ^= low
-        sums[row + popcount26(low - 1)] += sign * i64(a[slot])
+        sums[row + popcount26(low - 1)] += i64(a[slot])
         slot += SLOT
     return q
 

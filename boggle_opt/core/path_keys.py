@@ -286,22 +286,17 @@ def drop_supersets(
                 c = popcount26(gu[x])
                 tier[starts[c]] = x
                 starts[c] += 1
-            # a strict subset has fewer cells: x is compared only with the
-            # paths of later tiers (paths of one word have as many cells
-            # each, so x has more of them forced, which is rare); a dropped
-            # x is no witness needed: what dropped it is a strict subset of
-            # whatever x is
-            t: i64 = 0
+            # (starts[c] is now where the tiers after c begin) a strict subset
+            # has fewer cells: x is compared only with the paths of later
+            # tiers (paths of one word have as many cells each, so x has more
+            # of them forced, which is rare); a dropped x is no witness
+            # needed: what dropped it is a strict subset of whatever x is
             for i in range(size):
                 x = tier[i]
                 ux = gu[x]
                 if ux < 0:
                     continue
-                cx = popcount26(ux)
-                if t <= i:
-                    t = i + 1
-                while t < size and popcount26(gu[tier[t]]) <= cx:
-                    t += 1
+                t = starts[popcount26(ux)]
                 if t >= size:
                     break
                 kx = gk[x]
