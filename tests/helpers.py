@@ -175,6 +175,14 @@ def kernels(core: types.SimpleNamespace) -> tuple[Any, Any]:
     )
 
 
+def tree_builder(core: types.SimpleNamespace, d: Dictionary, size: tuple[int, int]) -> tuple[Any, list[int], Any]:
+    """The kernels' geometry of ``size``, their cell order and a tree builder for ``d``."""
+    tree_mod, _ = kernels(core)
+    geometry = core.geometry.Geometry(*size)
+    order = tree_mod.cell_order(geometry)
+    return geometry, order, tree_mod.TreeBuilder(core.trie.PackedTrie(d.keys, d.points), geometry, order)
+
+
 @pytest.fixture(scope="module")
 def small(registries: Registries) -> tuple[dict[bytes, int], Dictionary]:
     words = small_words(registries, "aeilnrstq", 9)

@@ -19,7 +19,7 @@ from boggle_opt.proofs.board_classes import letter_mask, parse_class
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary.dictionary import Dictionary
 
-from helpers import SOLVER_CASES, brute_force, kernels, random_class, small, word_paths  # noqa: F401  (small: a fixture)
+from helpers import SOLVER_CASES, brute_force, kernels, random_class, small, tree_builder, word_paths  # noqa: F401  (small: a fixture)
 
 
 def reference_forced_bound(
@@ -62,10 +62,8 @@ def test_forced_build_matches_brute_force_bound(
     de-duplicated tree, is never above the merged forced tree's, never below
     the best board of the subclass, and is below the merged one somewhere."""
     words, d = small
-    tree_mod, _ = kernels(core)
     geometry = Geometry(*size)
-    order = tree_mod.cell_order(core.geometry.Geometry(*size))
-    builder = tree_mod.TreeBuilder(core.trie.PackedTrie(d.keys, d.points), core.geometry.Geometry(*size), order)
+    _, order, builder = tree_builder(core, d, size)
     scorer = d.scorer(geometry)
     rng = random.Random(11)
     lower = 0

@@ -16,7 +16,7 @@ from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary.dictionary import Dictionary
 from boggle_opt.proofs.board_classes import letter_mask
 
-from helpers import ReferenceTree, kernels, random_class, small  # noqa: F401  (small: a fixture)
+from helpers import ReferenceTree, random_class, small, tree_builder  # noqa: F401  (small: a fixture)
 
 Node = dict[str, Any]
 
@@ -82,10 +82,7 @@ def test_orderly_bound_matches_reference(
     bound tries fewer letters than the looser one in some case (so this test
     tells the two apart)."""
     words, d = small
-    tree_mod, _ = kernels(core)
-    geometry = core.geometry.Geometry(*size)
-    order = tree_mod.cell_order(geometry)
-    builder = tree_mod.TreeBuilder(core.trie.PackedTrie(d.keys, d.points), geometry, order)
+    geometry, order, builder = tree_builder(core, d, size)
     scorer = d.scorer(Geometry(*size))
     ob = core.orderly.OrderlyBound(geometry.n)
     rng = random.Random(f"orderly {size}")

@@ -23,17 +23,9 @@ from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.trie import PackedTrie
 from boggle_opt.dictionary.dictionary import Dictionary
 
-from helpers import SOLVER_CASES, ReferenceTree, brute_force, kernels, random_class, small  # noqa: F401  (small: a fixture)
+from helpers import SOLVER_CASES, ReferenceTree, brute_force, kernels, random_class, small, tree_builder  # noqa: F401  (small: a fixture)
 
 REFERENCE_CLASS = "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz"
-
-
-def _builder(core: types.SimpleNamespace, d: Dictionary, size: tuple[int, int]) -> tuple[Any, list[int], Any]:
-    """The kernels' geometry of ``size``, their cell order and a tree builder for ``d``."""
-    tree_mod, _ = kernels(core)
-    geometry = core.geometry.Geometry(*size)
-    order = tree_mod.cell_order(geometry)
-    return geometry, order, tree_mod.TreeBuilder(core.trie.PackedTrie(d.keys, d.points), geometry, order)
 
 
 @pytest.mark.parametrize("size", [(2, 2), (2, 3), (3, 3)])
@@ -41,7 +33,7 @@ def test_tree_matches_reference(
     core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary], size: tuple[int, int]
 ) -> None:
     words, d = small
-    geometry, order, builder = _builder(core, d, size)
+    geometry, order, builder = tree_builder(core, d, size)
     rng = random.Random(f"{size}")
     reused = None
     for _ in range(8 if size != (3, 3) else 3):
@@ -83,7 +75,7 @@ def test_forced_bounds_are_exact(
     """Trees forced three levels deep keep every bound exact, node by node,
     in built trees and in trees that share their repeated families."""
     _, d = small
-    geometry, order, builder = _builder(core, d, size)
+    geometry, order, builder = tree_builder(core, d, size)
     builder.share_words = 0 if shared else -1
     rng = random.Random(f"exact {size}")
     forced = 0
