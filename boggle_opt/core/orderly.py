@@ -224,6 +224,8 @@ def _force(st: OrderlyBound, a: vec[i32], level: i64, points: i64, top: i64, sto
                     keep = 26 * (n * level + q)
                     for x in range(26):
                         saved[keep + x] = sums[qrow + x]
+                # ``_add``, written out: this is the bound's hottest loop, and
+                # the row is saved from the head already read
                 cm = hd >> LOW_BITS
                 slot = ch + KIDS + 1
                 while cm != 0:
