@@ -118,7 +118,17 @@ def main() -> int:
     ap.add_argument("--share-mb", type=float, default=None,
                     help="share repeated families in the tree of a class whose arena estimate is at "
                          "least this (0: every class; negative: none; default: the solver's)")
+    ap.add_argument("--no-huge-pages", action="store_true",
+                    help="run without the huge pages a proof's worker processes get "
+                         "(boggle_opt/huge_pages.py); by default this script starts again with them")
     ns = ap.parse_args()
+    from boggle_opt.huge_pages import SETTING, TUNABLES, with_huge_pages
+
+    env = dict(os.environ)
+    if not ns.no_huge_pages and with_huge_pages(env) and env.get(TUNABLES) != os.environ.get(TUNABLES):
+        # glibc reads its tunables only at start: measure what a worker does
+        os.execve(sys.executable, [sys.executable, *sys.argv], env)
+    huge = SETTING in os.environ.get(TUNABLES, "")
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
 
     from boggle_opt.boards import size_geometry
@@ -157,7 +167,7 @@ def main() -> int:
         switch += f"; dedup from {ns.dedup_score} at level {ns.dedup_level}+" if ns.dedup_score else "; no dedup"
     print(f"# {ns.classfile.name}: {len(picked)} of {len(classes)} classes, {ns.size}, "
           f"{ns.wordlist} {ns.rule}, min score {ns.min_score}, {switch}; "
-          f"setup {setup:.2f} s CPU, load {os.getloadavg()[0]:.1f}")
+          f"setup {setup:.2f} s CPU, load {os.getloadavg()[0]:.1f}, huge pages {'on' if huge else 'off'}")
     print("# i\tcpu s\tref s\tratio\tnodes\troot bound\tbuild s\tforce s\torderly s"
           "\tB/node\tarena MB peak/held\tclass MB\tpeak MB\tcandidates\tboards\tbounds (root, max/forces per level, ob max/calls)")
     total = 0.0

@@ -24,7 +24,9 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from boggle_opt import hookimpl
-from boggle_opt.proofs.executor import Done, ExecutorError, ExecutorLost, ExecutorSettings, Lost, WorkerSetup
+from boggle_opt.proofs.executor import (
+    Done, ExecutorError, ExecutorLost, ExecutorSettings, Lost, WorkerSetup, for_child_processes,
+)
 
 INSTALL = "pip install 'boggle-opt[dask]'"
 
@@ -216,6 +218,7 @@ class DaskExecutor:
         # Dask fails every task of a worker that dies at once (no retries of
         # its own): the session reruns those that were only queued there, and
         # the runner splits or retries the one that was running
+        for_child_processes()  # the cluster's worker processes inherit it
         with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
             cluster = LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=self.settings.jobs, threads_per_worker=1, processes=True,

@@ -1,7 +1,9 @@
 """A task context for executor tests (importable by spawned workers): task
 ``"die"`` ends its worker process as the out-of-memory killer would,
 ``"die-later"`` does so after half a second (time for other tasks to be
-queued on its worker); any other task is echoed back."""
+queued on its worker); ``"env:NAME"`` gives the worker's environment
+variable NAME; ``"huge"`` writes 64 MB of malloc'd memory and gives the
+kilobytes of it on huge pages; any other task is echoed back."""
 
 from __future__ import annotations
 
@@ -15,7 +17,22 @@ class DyingContext:
             time.sleep(0.5)
         if task.startswith("die"):
             os._exit(137)
+        if task.startswith("env:"):
+            return os.environ.get(task[4:], "")
+        if task == "huge":
+            return str(_huge_kb())
         return task
+
+
+def _huge_kb() -> int:
+    """Kilobytes on transparent huge pages after writing a 64 MB block."""
+    block = bytearray(64 << 20)  # malloc's own mapping, zeroed by the kernel
+    for i in range(0, len(block), 4096):
+        block[i] = 1
+    for line in open("/proc/self/smaps_rollup", encoding="ascii"):
+        if line.startswith("AnonHugePages:"):
+            return int(line.split()[1])
+    return 0
 
 
 def make() -> DyingContext:

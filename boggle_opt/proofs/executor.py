@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from ..core.errors import BoggleOptError
+# for executors that start worker processes (huge pages for their trees)
+from ..huge_pages import for_child_processes as for_child_processes
 
 T = TypeVar("T")
 R = TypeVar("R")

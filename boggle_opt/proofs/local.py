@@ -22,6 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, ClassVar, Protocol
 
+from ..huge_pages import for_child_processes
 from ..main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
 from ..signals import held, worker_start
 from .executor import (
@@ -65,6 +66,7 @@ class LocalSession:
         # the setup (a word list: megabytes) goes by file, not down spawn's pipe
         self.parcel = Parcel(setup)
         self.jobs = jobs
+        for_child_processes()
         # a SimpleQueue writes at once: a worker killed right after starting a task has said so
         with held():  # the resource tracker starts here, out of a terminal's reach
             self.started: Any = mp.get_context("spawn").SimpleQueue()

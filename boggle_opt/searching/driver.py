@@ -24,6 +24,7 @@ else:  # imported on first use (boggle_opt.lazy)
 from ..constraints.fixed import require_support
 from ..core.errors import BoggleOptError
 from ..proofs.executor import ExecutorLost
+from ..huge_pages import for_child_processes
 from ..main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
 from ..signals import check as check_signals
 from ..signals import held, stopping, worker_start
@@ -224,6 +225,7 @@ class Driver:
         refuse_in_starting_worker()
         refuse_unguarded()
         ctx = mp.get_context("spawn")
+        for_child_processes()
         with held():
             events: Any = ctx.Queue()
             stop = ctx.Event()

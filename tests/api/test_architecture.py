@@ -26,7 +26,7 @@ ROOTS = {
 LAYERS: list[tuple[str, ...]] = [
     ("boggle_opt.core",),
     ("boggle_opt._version", "boggle_opt.lazy", "boggle_opt.defaults", "boggle_opt.signals",
-     "boggle_opt.main_guard"),
+     "boggle_opt.main_guard", "boggle_opt.huge_pages"),
     ("boggle_opt.dictionary",),
     ("boggle_opt.constraints",),
     ("boggle_opt.proofs",),

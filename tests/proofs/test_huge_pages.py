@@ -1,0 +1,71 @@
+"""Worker processes get transparent huge pages through glibc's malloc tunable
+(boggle_opt/huge_pages.py): forcing a tree reads nodes scattered over
+hundreds of megabytes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from boggle_opt.huge_pages import OPT_OUT, SETTING, TUNABLES, with_huge_pages
+
+linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's tunable: Linux only")
+
+
+@linux
+def test_the_setting_is_added_to_an_empty_environment() -> None:
+    env: dict[str, str] = {}
+    assert with_huge_pages(env)
+    assert env == {TUNABLES: f"{SETTING}=1"}
+
+
+@linux
+def test_other_tunables_are_kept() -> None:
+    env = {TUNABLES: "glibc.malloc.arena_max=2"}
+    assert with_huge_pages(env)
+    assert env[TUNABLES] == f"glibc.malloc.arena_max=2:{SETTING}=1"
+
+
+@linux
+def test_a_users_own_value_stands() -> None:
+    env = {TUNABLES: f"{SETTING}=0:glibc.malloc.arena_max=2"}
+    assert with_huge_pages(env)
+    assert env[TUNABLES] == f"{SETTING}=0:glibc.malloc.arena_max=2"
+
+
+def test_opting_out_leaves_the_environment_alone() -> None:
+    env = {OPT_OUT: "0", TUNABLES: "glibc.malloc.arena_max=2"}
+    assert not with_huge_pages(env)
+    assert env == {OPT_OUT: "0", TUNABLES: "glibc.malloc.arena_max=2"}
+
+
+def _thp_mode() -> str:
+    try:
+        text = Path("/sys/kernel/mm/transparent_hugepage/enabled").read_text(encoding="ascii")
+    except OSError:
+        return "none"
+    return text.split("[", 1)[1].split("]", 1)[0] if "[" in text else "none"
+
+
+@linux
+def test_local_workers_get_huge_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool's workers start with the tunable and their big blocks really
+    land on huge pages."""
+    import dying_tasks
+
+    from boggle_opt.proofs.executor import Done, TaskRunner, WorkerSetup
+    from boggle_opt.proofs.local import LocalSession
+
+    monkeypatch.delenv(TUNABLES, raising=False)  # put back as it was afterwards
+    monkeypatch.delenv(OPT_OUT, raising=False)
+    session = LocalSession(WorkerSetup(dying_tasks.make, (), "t"), 1)
+    try:
+        runner: TaskRunner[str, str] = TaskRunner(session, [f"env:{TUNABLES}", "huge"], heartbeat=0.2)
+        got = {event.task: event.result for event in runner.events() if isinstance(event, Done)}
+    finally:
+        session.close()
+    assert got[f"env:{TUNABLES}"] == f"{SETTING}=1"
+    if _thp_mode() in ("always", "madvise"):
+        assert int(got["huge"]) >= 32 << 10, "a worker's 64 MB block is not on huge pages"
