@@ -309,6 +309,13 @@ class Calibration:
         self.seconds: list[float] = []
         self.exponent = 1.0
         self._fitted_at = 0
+        # the sums of cost ** b, kept between calls (the display asks four
+        # times a second; a 4x4 proof has a million classes): redone only
+        # when b is refitted, the done ones extended as classes finish
+        self._power = float("nan")
+        self._todo_sum = 0.0
+        self._done_sum = 0.0
+        self._summed = 0
 
     def add(self, cost: float, seconds: float) -> None:
         """A class of this cost finished, having taken ``seconds`` of work."""
@@ -333,6 +340,14 @@ class Calibration:
         if not self.costs:
             return None
         b = self.fit()
-        done = float(np.sum(np.asarray(self.costs) ** b))
-        left = float(np.sum(self.todo ** b)) - done
+        if b != self._power:
+            self._power = b
+            self._todo_sum = float(np.sum(self.todo ** b))
+            self._done_sum = 0.0
+            self._summed = 0
+        if self._summed < len(self.costs):
+            self._done_sum += float(np.sum(np.asarray(self.costs[self._summed:]) ** b))
+            self._summed = len(self.costs)
+        done = self._done_sum
+        left = self._todo_sum - done
         return elapsed * max(left, 0.0) / done if done > 0 else None

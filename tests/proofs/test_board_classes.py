@@ -165,3 +165,26 @@ def test_calibration_of_alike_costs_stays_linear() -> None:
         cal.add(5.0, 2.0)
     assert cal.fit() == 1.0
     assert cal.time_left(100.0) == 100.0
+
+
+def test_calibration_kept_sums_match_the_formula() -> None:
+    """time_left keeps its sums between calls: asked after every class, it
+    gives what the sums over all classes give, across refits of b."""
+    from boggle_opt.proofs.board_classes import Calibration
+
+    rng = random.Random(7)
+    costs = sorted((rng.uniform(1e5, 4e6) for _ in range(600)), reverse=True)
+    cal = Calibration(costs)
+    elapsed = 0.0
+    exponents = set()
+    for c in costs[:500]:
+        s = 3e-15 * c ** 2.5 * rng.uniform(0.8, 1.25)
+        cal.add(c, s)
+        elapsed += s
+        left = cal.time_left(elapsed)
+        b = cal.exponent
+        exponents.add(b)
+        done = sum(x ** b for x in cal.costs)
+        expect = elapsed * (sum(x ** b for x in costs) - done) / done
+        assert left is not None and abs(left - expect) <= 1e-6 * max(expect, 1.0)
+    assert len(exponents) > 3  # refitted along the way
