@@ -44,7 +44,7 @@ SMALL = ["--searcher", "hillclimb", "--size", "3x3", "-o", "pool-size", "20", "-
 PROOF_3X3 = ["--searcher", "bnb", "--size", "3x3", "--wordlist", "enable2k", "-o", "min-score", "400"]
 
 
-def wait_for(predicate: Callable[[], bool], proc: subprocess.Popen, timeout: float = 60) -> None:
+def wait_for(predicate: Callable[[], bool], proc: subprocess.Popen[Any], timeout: float = 60) -> None:
     """Wait until ``predicate()`` holds; fail if ``proc`` ends first or time runs out."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -139,7 +139,7 @@ def run_bnb(problem: Problem, **options: Any) -> tuple[dict[str, int], list[dict
     return boards, records, progress
 
 
-def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) -> str:
+def assert_one_line_error(result: subprocess.CompletedProcess[Any], *needles: str) -> str:
     """A failed command's one error line (no traceback, non-zero exit), holding each needle."""
     out = result.stdout if isinstance(result.stdout, str) else result.stdout.decode(errors="replace")
     err = result.stderr if isinstance(result.stderr, str) else result.stderr.decode(errors="replace")
