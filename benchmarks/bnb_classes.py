@@ -112,6 +112,9 @@ def main() -> int:
                     help="... when forcing this level (0-based) or deeper")
     ap.add_argument("--pass-paths", type=int, default=0,
                     help="paths one tree-build pass may record (default: the kernel's)")
+    ap.add_argument("--key-pass-words", type=int, default=0,
+                    help="key words (8 bytes) one pass of the sorted build may hold, its sort's "
+                         "copy included (default: the kernel's)")
     ap.add_argument("--split-mb", type=float, default=-1,
                     help="solve a class whose tree's arena estimate is above this one letter of its "
                          "first branching cell at a time (0: never; default: the solver's)")
@@ -155,6 +158,8 @@ def main() -> int:
     if ns.pass_paths:
         solver.builder.pass_paths = ns.pass_paths
     solver.builder.use_keys = not ns.record_build
+    if ns.key_pass_words:
+        solver.builder.key_pass_words = ns.key_pass_words
     solver.dedup_score = ns.dedup_score
     solver.dedup_level = ns.dedup_level
     if ns.split_mb >= 0:

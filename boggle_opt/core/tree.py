@@ -85,8 +85,12 @@ ARENA_WORDS_PER_PATH_SHARED: Final[i64] = 6
 KEEP_RECORDS: Final[i64] = RECORD_WORDS_PER_PATH * PASS_PATHS
 # The sorted build keeps 2 words a path (its key, then a copy for the sort),
 # 4 where the word is not packed into the key: words one of its passes may
-# hold, and key buffers kept between classes.
-KEY_PASS_WORDS: Final[i64] = 16_000_000
+# hold (384 MB: 12 million paths unpacked, so 4x4 classes of up to about 50
+# million nodes are built in one pass; a class built in passes searches
+# again, counting first and then per pass: at 16 million words the 4x4
+# anchor sample's builds took 27% longer, for 100 MB less peak), and key
+# buffers kept between classes.
+KEY_PASS_WORDS: Final[i64] = 48_000_000
 KEEP_KEYS: Final[i64] = 1 << 20
 # A class whose arena estimate is at least this many words (4 bytes each)
 # shares its tree's repeated families (TreeBuilder.share_words): 1 GB.
