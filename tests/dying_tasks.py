@@ -1,7 +1,8 @@
 """A task context for executor tests (importable by spawned workers): task
 ``"die"`` ends its worker process as the out-of-memory killer would,
 ``"die-later"`` does so after half a second (time for other tasks to be
-queued on its worker); ``"env:NAME"`` gives the worker's environment
+queued on its worker), ``"die-holding-the-lock"`` after taking the local
+pool's announcement lock (as a worker killed mid-announcement leaves it); ``"env:NAME"`` gives the worker's environment
 variable NAME; ``"huge"`` writes 64 MB of malloc'd memory and gives the
 kilobytes of it on huge pages; any other task is echoed back."""
 
@@ -15,6 +16,10 @@ class DyingContext:
     def run(self, task: str) -> str:
         if task == "die-later":
             time.sleep(0.5)
+        if task == "die-holding-the-lock":
+            from boggle_opt.proofs import local
+
+            local._started._wlock.acquire()
         if task.startswith("die"):
             os._exit(137)
         if task.startswith("env:"):

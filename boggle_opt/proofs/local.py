@@ -185,6 +185,12 @@ class LocalSession:
             self.running_on.clear()
             stop_pool(self.pool)
             self.processes.clear()
+            # a worker that died in the middle of an announcement (the broken
+            # pool's SIGTERM, or on its own) leaves the queue's lock held for
+            # good, and the new workers would wait for it forever in their
+            # first one: they get a queue of their own (this one was drained)
+            self.started.close()
+            self.started = mp.get_context("spawn").SimpleQueue()
             self.pool = self._new_pool()
             self.restarts += 1
             for number, task in held:

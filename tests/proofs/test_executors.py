@@ -353,3 +353,31 @@ def test_a_task_submitted_to_a_pool_that_just_broke_is_rerun() -> None:
     finally:
         session.close()
     assert sorted((type(o).__name__, o.task) for o in outcomes) == [("Done", "a"), ("Lost", "die")]
+
+
+def test_a_worker_that_dies_holding_the_announcement_lock_does_not_hang_the_pool() -> None:
+    """A worker ended in the middle of saying which task it starts (the broken
+    pool's SIGTERM) left the queue's lock held, and every worker of the next
+    pool waited for it forever (a CI rehearsal hung in the test above)."""
+    import dying_tasks
+
+    from boggle_opt.proofs.executor import MAX_RETRIES, Done, Failed, TaskRunner, WorkerSetup
+    from boggle_opt.proofs.local import LocalSession
+
+    session = LocalSession(WorkerSetup(dying_tasks.make, (), "t"), 2)
+    try:
+        runner: TaskRunner[str, str] = TaskRunner(
+            session, ["a", "die-holding-the-lock", "b", "c", "d", "e"], heartbeat=0.2
+        )
+        started = time.monotonic()
+        outcomes = []
+        for event in runner.events():
+            assert time.monotonic() - started < 60, f"hung after {outcomes}"
+            if event is not None:
+                outcomes.append(event)
+    finally:
+        session.close()
+    assert sorted(e.task for e in outcomes if isinstance(e, Done)) == ["a", "b", "c", "d", "e"]
+    assert [(e.task, e.attempts) for e in outcomes if isinstance(e, Failed)] == [
+        ("die-holding-the-lock", MAX_RETRIES + 1)
+    ]
