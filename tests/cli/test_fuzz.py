@@ -512,7 +512,7 @@ def split_pieces(draw: st.DrawFn, letters: list[str]) -> list[str]:
             pieces[i] = f"{pieces[i]}.{other}{letters[other][0]}"
         elif kind == "other-cell" and pieces:
             other = draw(st.integers(0, len(letters) - 1))
-            pieces[i] = f"{other}{pieces[i][-1]}"
+            pieces[i] = f"{other}{pieces[i][-1:]}"  # (an empty piece stays without a letter)
         elif kind == "wrong-letter" and pieces:
             pieces[i] = pieces[i][:-1] + draw(st.sampled_from(string.ascii_letters))
         elif kind == "past-board":
