@@ -125,13 +125,13 @@ def main() -> int:
                     help="run without the huge pages a proof's worker processes get "
                          "(boggle_opt/huge_pages.py); by default this script starts again with them")
     ns = ap.parse_args()
-    from boggle_opt.huge_pages import SETTING, TUNABLES, with_huge_pages
+    from boggle_opt.huge_pages import TUNABLES, requested, with_huge_pages
 
     env = dict(os.environ)
     if not ns.no_huge_pages and with_huge_pages(env) and env.get(TUNABLES) != os.environ.get(TUNABLES):
         # glibc reads its tunables only at start: measure what a worker does
         os.execve(sys.executable, [sys.executable, *sys.argv], env)
-    huge = SETTING in os.environ.get(TUNABLES, "")
+    huge = requested(os.environ)
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
 
     from boggle_opt.boards import size_geometry

@@ -25,15 +25,24 @@ OPT_OUT = "BOGGLE_OPT_HUGE_PAGES"
 
 
 def with_huge_pages(env: MutableMapping[str, str]) -> bool:
-    """Add the huge-page setting to ``env``'s glibc tunables; whether it is
-    there now (False on other systems or when opted out)."""
+    """Add the huge-page setting to ``env``'s glibc tunables; whether they
+    ask for huge pages now (False on other systems, when opted out, or when
+    the user's own value is 0)."""
     if not sys.platform.startswith("linux") or env.get(OPT_OUT, "1") == "0":
         return False
     tunables = env.get(TUNABLES, "")
-    if any(item.split("=", 1)[0] == SETTING for item in tunables.split(":")):
-        return True  # the user's own value stands
-    env[TUNABLES] = f"{tunables}:{SETTING}=1" if tunables else f"{SETTING}=1"
-    return True
+    if not any(item.split("=", 1)[0] == SETTING for item in tunables.split(":")):
+        env[TUNABLES] = f"{tunables}:{SETTING}=1" if tunables else f"{SETTING}=1"
+    return requested(env)  # a user's own value stands
+
+
+def requested(env: MutableMapping[str, str]) -> bool:
+    """Whether ``env``'s glibc tunables ask for huge pages (a value other than 0)."""
+    for item in env.get(TUNABLES, "").split(":"):
+        name, _, value = item.partition("=")
+        if name == SETTING:
+            return value.strip() not in ("", "0")
+    return False
 
 
 def for_child_processes() -> bool:

@@ -67,9 +67,7 @@ class LocalSession:
         self.parcel = Parcel(setup)
         self.jobs = jobs
         for_child_processes()
-        # a SimpleQueue writes at once: a worker killed right after starting a task has said so
-        with held():  # the resource tracker starts here, out of a terminal's reach
-            self.started: Any = mp.get_context("spawn").SimpleQueue()
+        self.started: Any = None
         self.pool = self._new_pool()
         self.pending: dict[Future[Any], tuple[int, Any]] = {}
         self.numbers = itertools.count()
@@ -88,6 +86,15 @@ class LocalSession:
         return self.jobs
 
     def _new_pool(self) -> ProcessPoolExecutor:
+        """A pool with an announcement queue of its own: a worker that died
+        in the middle of an announcement (the broken pool's SIGTERM, or on
+        its own) leaves its queue's lock held for good, and the next pool's
+        workers would wait for it forever in their first one."""
+        if self.started is not None:
+            self.started.close()  # drained by the caller
+        # a SimpleQueue writes at once: a worker killed right after starting a task has said so
+        with held():  # the first one starts the resource tracker, out of a terminal's reach
+            self.started = mp.get_context("spawn").SimpleQueue()
         # spawn: fork would copy whatever the parent holds
         return ProcessPoolExecutor(
             self.jobs, mp_context=mp.get_context("spawn"),
@@ -185,12 +192,6 @@ class LocalSession:
             self.running_on.clear()
             stop_pool(self.pool)
             self.processes.clear()
-            # a worker that died in the middle of an announcement (the broken
-            # pool's SIGTERM, or on its own) leaves the queue's lock held for
-            # good, and the new workers would wait for it forever in their
-            # first one: they get a queue of their own (this one was drained)
-            self.started.close()
-            self.started = mp.get_context("spawn").SimpleQueue()
             self.pool = self._new_pool()
             self.restarts += 1
             for number, task in held:

@@ -31,8 +31,11 @@ def test_other_tunables_are_kept() -> None:
 @linux
 def test_a_users_own_value_stands() -> None:
     env = {TUNABLES: f"{SETTING}=0:glibc.malloc.arena_max=2"}
-    assert with_huge_pages(env)
+    assert not with_huge_pages(env)  # kept, and said to be off
     assert env[TUNABLES] == f"{SETTING}=0:glibc.malloc.arena_max=2"
+    env = {TUNABLES: f"glibc.malloc.arena_max=2:{SETTING}=2"}
+    assert with_huge_pages(env)
+    assert env[TUNABLES] == f"glibc.malloc.arena_max=2:{SETTING}=2"
 
 
 def test_opting_out_leaves_the_environment_alone() -> None:
