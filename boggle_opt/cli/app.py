@@ -263,6 +263,8 @@ def _report(
         f"# stopped: {state.stop_reason}; {state.evaluations:,} evaluations "
         f"in {state.elapsed():.1f} s (this segment's budget: {budget})\n"
     )
+    for note in state.notes:
+        out.write(f"# note: {note}\n")
     if spec.resume is not None:
         # this segment above; the run as a whole here (earlier segments from the run file)
         past = spec.resume

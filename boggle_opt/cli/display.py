@@ -126,6 +126,7 @@ class RichDisplay:
         parts: list[Any] = [top]
         if history:
             parts.append(Text(f"best over time  {history}", style="green"))
+        parts.extend(Text(note, style="yellow") for note in state.notes[-3:])
         if state.stop_reason:
             parts.append(Text(f"stopped: {state.stop_reason}", style="yellow"))
         return Panel(Group(*parts), title=self.title, expand=False)
@@ -202,11 +203,14 @@ class PlainProgress:
         self.out = out
         self.every = every
         self._last = 0.0
+        self._notes = 0
 
     def start(self, state: RunState) -> None:
         self._last = 0.0
+        self._notes = 0
 
     def event(self, event: Event, state: RunState) -> None:
+        self._new_notes(state)
         now = state.elapsed()
         if isinstance(event, Improved) and event.score >= state.best_score:
             self._print(state)
@@ -218,7 +222,13 @@ class PlainProgress:
         self.out.write(status_line(state) + "\n")
         self.out.flush()
 
+    def _new_notes(self, state: RunState) -> None:
+        for note in state.notes[self._notes:]:
+            self.out.write(f"note: {note}\n")
+        self._notes = len(state.notes)
+
     def finish(self, state: RunState) -> None:
+        self._new_notes(state)
         self._print(state)
         self.out.write(f"stopped: {state.stop_reason}\n")
         self.out.flush()

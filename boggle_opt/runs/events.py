@@ -71,4 +71,5 @@ def finish_record(state: RunState, word_count: Callable[[str], int], top: int) -
         "best": [
             {"board": b, "score": s, "words": word_count(b)} for b, s in state.ranked()[:top]
         ],
+        **({"notes": list(state.notes)} if state.notes else {}),
     }

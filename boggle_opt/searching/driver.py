@@ -10,7 +10,7 @@ N independently seeded copies in worker processes and merges their events.
 from __future__ import annotations
 
 import multiprocessing as mp
-import queue
+import multiprocessing.connection
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +28,7 @@ from ..huge_pages import for_child_processes
 from ..main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
 from ..signals import check as check_signals
 from ..signals import held, stopping, worker_start
+from .copies import MAX_DEATHS_IN_A_ROW, READY, Copy, Failed, copy_main, death
 from .interface import Checkpoint, Event, Improved, Problem, Progress, Searcher, Stat, Stopping
 
 
@@ -73,6 +74,9 @@ class RunState:
     #: its budget or the user: the command says so and exits non-zero
     failed: bool = False
     finished: bool = False
+    #: what happened to the run that its user should know (a worker that
+    #: died and started again), one line each, as it happened
+    notes: list[str] = field(default_factory=list)
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
@@ -88,6 +92,10 @@ class Consumer(Protocol):
     def event(self, event: Event, state: RunState) -> None: ...
 
     def finish(self, state: RunState) -> None: ...
+
+
+#: seconds a stopped run waits for its copies' last events (a final checkpoint each)
+DRAIN_SECONDS = 5.0
 
 
 class _Stop(Exception):
@@ -138,6 +146,7 @@ class Driver:
         self.state = RunState(searcher.name, dict(settings or {}), budget)
         #: what worker processes rebuild the problem from (a run's spec), if anything
         self.spec: ProblemSource | None = None
+        self._copies: list[Copy] = []  # of a run in worker processes
 
     def seed_sequence(self) -> np.random.SeedSequence:
         # a resumed run continues with fresh draws, not a replay of the first
@@ -227,64 +236,142 @@ class Driver:
         ctx = mp.get_context("spawn")
         for_child_processes()
         with held():
-            events: Any = ctx.Queue()
             stop = ctx.Event()
-        seeds = self.seed_sequence().spawn(self.jobs)
+        seeds = self.seed_sequence()
+        first_seeds = seeds.spawn(self.jobs)
         # by file, not down spawn's pipe (a resumed run's spec can be big)
         parcel = Parcel((spec, type(self.searcher), self.searcher.options))
-        procs = [
-            ctx.Process(
-                target=_worker,
-                args=(i, parcel, seeds[i], events, stop),
+        copies = self._copies = [Copy(i) for i in range(self.jobs)]
+
+        def start(copy: Copy, seed: np.random.SeedSequence) -> None:
+            reader, writer = ctx.Pipe(duplex=False)
+            copy.process = ctx.Process(
+                target=copy_main,
+                args=(copy.index, parcel, seed, writer, stop, tuple(copy.checkpoints)),
                 daemon=True,
             )
-            for i in range(self.jobs)
-        ]
-        counts = [0] * self.jobs
-        running = self.jobs
-        ready: set[int] = set()
-        try:
+            copy.reader, copy.ready, copy.evaluations = reader, False, 0
             with held():  # a group Ctrl-C cannot hit a worker while it starts
-                for p in procs:
-                    try:
-                        p.start()
-                    except OSError:  # the pipe to a worker that died reading its arguments
-                        raise _start_failed(procs) from None
-            while running:
                 try:
-                    worker, evals, ev = events.get(timeout=0.2)
-                except queue.Empty:
+                    copy.process.start()
+                except OSError:  # the pipe to a worker that died reading its arguments
+                    raise _start_failed([c.process for c in copies if c.process is not None]) from None
+                finally:
+                    writer.close()  # the worker's end: its death is end-of-file here
+
+        try:
+            for copy in copies:
+                start(copy, first_seeds[copy.index])
+            while any(not c.done for c in copies):
+                live: dict[Any, Copy] = {c.reader: c for c in copies if not c.done and c.reader is not None}
+                arrived = mp.connection.wait(list(live), timeout=0.2)
+                if not arrived:
                     self._check_time()
-                    unready = [p for i, p in enumerate(procs) if i not in ready]
-                    if any(p.exitcode is not None for p in unready) and events.empty():
-                        raise _start_failed(unready)
-                    if not any(p.is_alive() for p in procs) and events.empty():
-                        raise BoggleOptError("worker processes ended without reporting")
-                    continue
-                if isinstance(ev, str) and ev == _READY:
-                    ready.add(worker)
-                    continue
-                if ev is None:  # worker done
-                    running -= 1
-                    continue
-                if isinstance(ev, BaseException):
-                    raise BoggleOptError(f"worker {worker}: {type(ev).__name__}: {ev}")
-                counts[worker] = evals
-                self.state.evaluations = sum(counts)
-                if isinstance(ev, Checkpoint):  # a resumed copy continues from its own state
-                    ev = Checkpoint({**ev.record, "copy": worker})
-                if isinstance(ev, Progress) and self.jobs > 1:
-                    ev = Progress({**ev.stats, "worker": worker})
-                self._handle(ev)
+                for conn in arrived:
+                    copy = live[conn]
+                    try:
+                        message = copy.recv()
+                    except (EOFError, OSError):
+                        self._lost(copy, copies)
+                        if not copy.done:
+                            start(copy, seeds.spawn(1)[0])
+                        continue
+                    self._from_copy(copy, message)
         finally:
             stop.set()
-            for p in procs:
-                if p.pid is None:
-                    continue  # never started
-                p.join(timeout=5)
-                if p.is_alive():
-                    p.terminate()
-            parcel.remove()
+            try:
+                self._drain(copies)
+            finally:
+                for copy in copies:
+                    if copy.process is not None and copy.process.pid is not None:
+                        copy.process.join(timeout=0 if copy.process.exitcode is not None else 1)
+                        if copy.process.is_alive():
+                            copy.process.terminate()
+                    if copy.reader is not None:
+                        copy.reader.close()
+                parcel.remove()
+
+    def _from_copy(self, copy: Copy, message: tuple[int, int, Any], stopping: bool = False) -> None:
+        """One message of a copy: its events go to the consumers as the run's
+        own (after a stop, without checking the budget again)."""
+        _, evals, ev = message
+        if isinstance(ev, str) and ev == READY:
+            copy.ready = True
+            return
+        if ev is None:  # it finished
+            copy.done = True
+            return
+        if isinstance(ev, Failed):
+            raise BoggleOptError(f"worker {copy.index}: {ev.message}")
+        copy.deaths_in_a_row = 0  # it got somewhere
+        copy.evaluations = evals
+        if isinstance(ev, Checkpoint):  # a resumed copy continues from its own state
+            ev = Checkpoint({**ev.record, "copy": copy.index})
+            copy.checkpoints.append(ev.record)
+        if isinstance(ev, Progress) and self.jobs > 1:
+            ev = Progress({**ev.stats, "worker": copy.index})
+        self.state.evaluations = self._evaluations
+        if stopping:
+            self._deliver(ev)
+        else:
+            self._handle(ev)
+
+    def _lost(self, copy: Copy, copies: Sequence[Copy]) -> None:
+        """A copy's pipe closed before it said it finished: its worker died.
+        It starts again (the caller does) unless no copy has ever started, or
+        it keeps dying before it reports anything."""
+        proc = copy.process
+        proc.join(timeout=5)  # its exit status, a moment after its pipe closed
+        if not any(c.ready or c.restarts for c in copies):
+            # none has started yet: they cannot (no main guard, a broken
+            # install), and would fail the same way again
+            raise _start_failed([proc])
+        copy.base += copy.evaluations
+        copy.evaluations = 0
+        copy.deaths_in_a_row += 1
+        how = death(proc.exitcode)
+        when = f"{self.state.elapsed():.1f} s"
+        if copy.deaths_in_a_row >= MAX_DEATHS_IN_A_ROW:
+            copy.done = True
+            if all(c.done and c.deaths_in_a_row >= MAX_DEATHS_IN_A_ROW for c in copies):
+                raise BoggleOptError(
+                    f"every worker process died {MAX_DEATHS_IN_A_ROW} times in a row without "
+                    f"reporting anything (the last {how}); the run file keeps what was found"
+                )
+            self.state.notes.append(
+                f"worker {copy.index} died at {when} ({how}), {MAX_DEATHS_IN_A_ROW} times in a row "
+                "without reporting anything: its copy is given up, the others go on"
+            )
+            return
+        copy.restarts += 1
+        resumed = "its latest checkpoint" if copy.checkpoints else "where this run began"
+        self.state.notes.append(
+            f"worker {copy.index} died at {when} ({how}); its copy starts again from {resumed}"
+        )
+
+    def _drain(self, copies: Sequence[Copy]) -> None:
+        """After a stop: the copies' last events (their boards, their final
+        checkpoints) until each has finished, for a few seconds at most."""
+        deadline = time.monotonic() + DRAIN_SECONDS
+        while time.monotonic() < deadline:
+            live: dict[Any, Copy] = {c.reader: c for c in copies if not c.done and c.reader is not None}
+            if not live:
+                return
+            for conn in mp.connection.wait(list(live), timeout=max(0.0, deadline - time.monotonic())):
+                copy = live[conn]
+                try:
+                    message = copy.recv()
+                except (EOFError, OSError):
+                    copy.done = True
+                    continue
+                try:
+                    self._from_copy(copy, message, stopping=True)
+                except BoggleOptError:
+                    copy.done = True  # a failure as it stopped: what it found is kept
+
+    @property
+    def _evaluations(self) -> int:
+        return sum(c.total for c in self._copies) if self._copies else self.state.evaluations
 
     # -- shared ------------------------------------------------------------
 
@@ -301,7 +388,8 @@ class Driver:
             state.history.append((state.elapsed(), score))
         return True
 
-    def _handle(self, ev: Event) -> None:
+    def _deliver(self, ev: Event) -> None:
+        """An event to the state and the consumers."""
         state = self.state
         if isinstance(ev, Improved):
             self._record(ev.board, ev.score)
@@ -309,6 +397,11 @@ class Driver:
             state.stats = dict(ev.stats)
         for c in self.consumers:
             c.event(ev, state)
+
+    def _handle(self, ev: Event) -> None:
+        """An event delivered, then the budget checked."""
+        self._deliver(ev)
+        state = self.state
         b = self.budget
         if b.target is not None and state.best_score >= b.target:
             state.stop_reason = f"reached target {b.target}"
@@ -327,10 +420,6 @@ class Driver:
             raise _Stop
 
 
-#: a worker's first message: it started (one that ends before saying so could not start)
-_READY = "ready"
-
-
 def _start_failed(procs: Sequence[Any]) -> BoggleOptError:
     """The one-line error for workers that ended before they were ready; their
     exit status may name the cause (a main script without a guard)."""
@@ -345,32 +434,3 @@ def _close(events: Iterator[Event]) -> None:
     close = getattr(events, "close", None)
     if close is not None:
         close()
-
-
-def _worker(
-    index: int,
-    parcel: Parcel[tuple[ProblemSource, Any, Any]],
-    seed: np.random.SeedSequence,
-    events: Any,
-    stop: Any,
-) -> None:
-    """One independently seeded copy of a searcher, in its own process."""
-    worker_start()
-    events.put((index, 0, _READY))
-    try:
-        spec, searcher_cls, options = parcel.load()
-        problem = spec.worker_problem()
-        # its own checkpoints (and those of a run on one process): not its siblings'
-        problem.resumed = tuple(r for r in problem.resumed if r.get("copy", index) == index)
-        searcher = searcher_cls(options)
-        gen: Iterator[Event] = searcher.search(problem, np.random.default_rng(seed))
-        for ev in gen:
-            events.put((index, problem.evaluations, ev))
-            if stop.is_set():
-                _close(gen)
-                break
-    except KeyboardInterrupt:
-        pass  # the parent saw Ctrl-C too and keeps what was reported
-    except BaseException as exc:  # report, don't die silently
-        events.put((index, 0, exc))
-    events.put((index, 0, None))
