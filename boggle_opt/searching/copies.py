@@ -105,8 +105,9 @@ def copy_main(
             for ev in gen:
                 channel.send((index, problem.evaluations, ev))
                 if stop.is_set():
-                    last = _last_checkpoint(gen)
-                    if last is not None:
+                    last = stopped_event(gen)
+                    close(gen)
+                    if isinstance(last, Checkpoint):
                         channel.send((index, problem.evaluations, last))
                     break
         except KeyboardInterrupt:
@@ -122,19 +123,23 @@ def copy_main(
         channel.close()
 
 
-def _last_checkpoint(gen: Iterator[Event]) -> Event | None:
-    """The searcher's state as it stops (``Stopping``), so that a resumed run
-    continues from here, not from its last periodic checkpoint; the generator
-    is closed."""
+def stopped_event(gen: Iterator[Event]) -> Event | None:
+    """What a searcher yields when told it is stopping (``Stopping``): its
+    last state, so a resumed run continues from there and not from its last
+    periodic checkpoint; None from a searcher that keeps no state."""
     throw = getattr(gen, "throw", None)
+    if throw is None:
+        return None
     try:
-        if throw is None:
-            return None
-        ev = throw(Stopping())
-        return ev if isinstance(ev, Checkpoint) else None
+        ev: Event = throw(Stopping())
+        return ev
     except (Stopping, StopIteration):
         return None
-    finally:
-        close = getattr(gen, "close", None)
-        if close is not None:
-            close()
+
+
+def close(gen: Iterator[Event]) -> None:
+    """Close a searcher's generator: its finally blocks run now, not whenever
+    it is collected."""
+    closer = getattr(gen, "close", None)
+    if closer is not None:
+        closer()

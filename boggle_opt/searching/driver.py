@@ -27,9 +27,9 @@ from ..proofs.executor import ExecutorLost
 from ..huge_pages import for_child_processes
 from ..main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
 from ..signals import check as check_signals
-from ..signals import held, stopping, worker_start
-from .copies import MAX_DEATHS_IN_A_ROW, READY, Copy, Failed, copy_main, death
-from .interface import Checkpoint, Event, Improved, Problem, Progress, Searcher, Stat, Stopping
+from ..signals import held, stopping
+from .copies import MAX_DEATHS_IN_A_ROW, READY, Copy, Failed, close, copy_main, death, stopped_event
+from .interface import Checkpoint, Event, Improved, Problem, Progress, Searcher, Stat
 
 
 
@@ -203,19 +203,13 @@ class Driver:
             self._last_checkpoint(events)
             raise
         finally:
-            _close(events)
+            close(events)
             self.state.evaluations = self.problem.evaluations
 
     def _last_checkpoint(self, events: Iterator[Event]) -> None:
         """Let a stopped searcher yield its state once more (``Stopping``), so a
         resumed run continues from where this one stopped."""
-        throw = getattr(events, "throw", None)
-        if throw is None:
-            return
-        try:
-            ev = throw(Stopping())
-        except (Stopping, StopIteration):
-            return  # a searcher that keeps no state
+        ev = stopped_event(events)
         if isinstance(ev, Progress):  # a proof's counts as it stopped
             self.state.stats = dict(ev.stats)
         if isinstance(ev, (Checkpoint, Progress)):
@@ -310,7 +304,7 @@ class Driver:
             copy.checkpoints.append(ev.record)
         if isinstance(ev, Progress) and self.jobs > 1:
             ev = Progress({**ev.stats, "worker": copy.index})
-        self.state.evaluations = self._evaluations
+        self.state.evaluations = sum(c.total for c in self._copies)
         if stopping:
             self._deliver(ev)
         else:
@@ -369,10 +363,6 @@ class Driver:
                 except BoggleOptError:
                     copy.done = True  # a failure as it stopped: what it found is kept
 
-    @property
-    def _evaluations(self) -> int:
-        return sum(c.total for c in self._copies) if self._copies else self.state.evaluations
-
     # -- shared ------------------------------------------------------------
 
     def _record(self, board: str, score: int) -> bool:
@@ -427,10 +417,3 @@ def _start_failed(procs: Sequence[Any]) -> BoggleOptError:
         if p.pid is not None:
             p.join(timeout=1)  # a worker that is ending has its exit status in a moment
     return start_failed(p.exitcode for p in procs if p.pid is not None)
-
-
-def _close(events: Iterator[Event]) -> None:
-    # a generator's finally blocks run now, not whenever it is collected
-    close = getattr(events, "close", None)
-    if close is not None:
-        close()
