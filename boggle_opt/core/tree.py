@@ -25,8 +25,7 @@ caller truncates by resetting ``top``.
 
 from __future__ import annotations
 
-import mmap
-from typing import Final
+from typing import Any, Final
 
 from librt.vecs import append, extend, vec
 from mypy_extensions import i32, i64
@@ -129,25 +128,14 @@ def fresh32(words: i64) -> vec[i32]:
 
 
 def reserved32(words: i64) -> vec[i32]:
-    """A buffer with room for ``words`` words, only some of them resident:
-    ``vec(capacity=...)`` writes zeros over all of it, but ``extend`` of an
-    empty vector by ``h`` items takes capacity 2**k - 1 >= h and writes only
-    those, so ``h`` = 2**(k-1) (between half of ``words`` and all of it)
-    gives room for 2**k - 1 >= ``words``. The items are read from a private
-    read-only anonymous mapping: the kernel's zero page, never resident
-    (``mmap``'s default shared mapping would be). The rest of the room
-    becomes resident only as ``grown32`` appends into it, in place."""
-    h: i64 = 1
-    while 2 * h - 1 < words:
-        h *= 2
-    zeros = mmap.mmap(-1, 4 * h, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, prot=mmap.PROT_READ)
-    view = memoryview(zeros)
-    items = view.cast("i")
-    v = extend(vec[i32](), items)
-    items.release()
-    view.release()
-    zeros.close()
-    return v
+    """An empty buffer with room for ``words`` words, none of them resident:
+    fresh memory is not until it is written, and the room becomes resident
+    only as ``grown32`` appends into it, in place. (Compiled,
+    ``vec[i32]([], capacity=...)`` writes zeros over all of it; from an
+    iterable of unknown type it goes through the constructor that only
+    allocates.)"""
+    nothing: Any = ()
+    return vec[i32](nothing, capacity=words)
 
 
 def grown32(v: vec[i32], words: i64, want: i64 = 0) -> vec[i32]:
@@ -199,10 +187,19 @@ class Tree:
 
     def reserve_arena(self, words: i64) -> None:
         """An empty arena with room for ``words`` words, none of them touched
-        (the old one let go first)."""
+        (the old one let go first). Twice that is asked for first: room not
+        touched costs no memory, and an arena that outgrows its room is
+        copied, holding both copies at once (a 4x4 class whose forcing took
+        16 words a path against the 14 reserved peaked at 2.1 GB that way);
+        where the system will not give that much address space, just
+        ``words``."""
         self.a = vec[i32]()
-        self.a = reserved32(words)
-        self.cap = 2 * len(self.a) - 1
+        try:
+            self.a = reserved32(2 * words)
+            self.cap = 2 * words
+        except MemoryError:
+            self.a = reserved32(words)
+            self.cap = words
 
     def room(self, words: i64) -> None:
         """At least ``words`` words in the arena: zeros appended a block at a

@@ -1,0 +1,58 @@
+"""The arena's room: reserved, not resident, until the tree grows into it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import types
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads VmRSS from /proc (Linux)")
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def test_reserved_room_is_not_resident(core: types.SimpleNamespace) -> None:
+    words = 1 << 26  # 256 MB
+    before = rss_mb()
+    v = core.tree.reserved32(words)
+    assert len(v) == 0
+    assert rss_mb() - before < 32, "reserving the room touched it"
+    v = core.tree.grown32(v, 1 << 24, 1 << 24)  # 64 MB of it, written as zeros
+    assert len(v) == 1 << 24
+    assert v[(1 << 24) - 1] == 0
+    grown = rss_mb() - before
+    assert 48 < grown < 112, f"growing into 64 MB of room took {grown:.0f} MB"
+
+
+def test_arena_reserves_twice_the_estimate_or_what_it_can() -> None:
+    # Under an address-space limit that leaves room for 1.2 GB but not for
+    # 2.4 GB, the arena takes the estimate alone instead of failing.
+    script = textwrap.dedent(
+        """
+        import resource
+        from boggle_opt.core.tree import Tree
+        from librt.vecs import vec
+        from mypy_extensions import i32
+        t = Tree(vec[i32](), 0, 0, 16, 0)
+        t.reserve_arena(1 << 20)
+        assert t.cap == 2 << 20, t.cap
+        used = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (used + (1800 << 20), resource.RLIM_INFINITY))
+        words = 300 << 20  # 1.2 GB of 4-byte words
+        t.reserve_arena(words)
+        assert t.cap == words, t.cap
+        print("ok")
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
