@@ -14,6 +14,7 @@ COMPILED_MODULES = [
     "boggle_opt/core/trie.py",
     "boggle_opt/core/scorer.py",
     "boggle_opt/core/arena.py",
+    "boggle_opt/core/pages.py",
     "boggle_opt/core/families.py",
     "boggle_opt/core/path_keys.py",
     "boggle_opt/core/tree.py",

@@ -33,6 +33,7 @@ from mypy_extensions import i32, i64
 from .arena import BOUND, HEAD, I32_MAX, KIDS, LEAF_LIMIT, LOW, LOW_BITS, MAX_POINTS, SLOT
 from .families import Families, intern
 from .geometry import Geometry
+from .pages import release_from
 from .path_keys import (
     KEY_BITS, KEY_LIMIT, REPEATS_BIT, ST_ALL_WORDS, ST_NODES, ST_SHIFT, ST_SP, ST_TOP, ST_WORD, ST_WORDS,
     drop_supersets, emit_sum, key_points, radix_sort, run_end,
@@ -94,8 +95,19 @@ KEEP_KEYS: Final[i64] = 1 << 20
 # A class whose arena estimate is at least this many words (4 bytes each)
 # shares its tree's repeated families (TreeBuilder.share_words): 1 GB.
 SHARE_ARENA_WORDS: Final[i64] = 1 << 28
-# Arenas bigger than this (words) are let go when the next build starts.
-KEEP_ARENA: Final[i64] = 1 << 24
+# The arena is kept for the next class, but only this many of its words stay
+# resident (256 MB; ``pages``): memory the system gives anew is zeroed as it
+# is first touched, and the rest given back so that a big class's arena does
+# not sit beside the next build's paths. Where pages cannot be given back,
+# an arena of more than KEEP_ARENA_WHOLE words is let go when the next build
+# starts.
+KEEP_ARENA: Final[i64] = 1 << 26
+KEEP_ARENA_WHOLE: Final[i64] = 1 << 24
+# And once a class's paths are known, only this many words a path of it: its
+# built tree takes at least 6.3 words a path on the 3x4 anchor sample and 11.3
+# on the 4x4 one, less the sort's copy of the keys (2 and 4 words a path).
+KEPT_WORDS_PER_PATH_SMALL: Final[i64] = 4
+KEPT_WORDS_PER_PATH: Final[i64] = 7
 
 
 def cell_order(geometry: Geometry) -> list[int]:
@@ -550,7 +562,7 @@ class TreeBuilder:
         self.st[ST_ALL_WORDS] = 0
         self._key_digits()
         tree = into if into is not None else Tree(vec[i32](), 0, 0, n, 0)
-        if len(tree.a) > KEEP_ARENA:
+        if len(tree.a) > KEEP_ARENA_WHOLE and not release_from(tree.a, KEEP_ARENA):
             # a big arena would sit beside this build's paths; the build
             # sizes a new one when it knows its paths
             tree.a = vec[i32]()
@@ -741,6 +753,11 @@ class TreeBuilder:
             return ARENA_WORDS_PER_PATH_SHARED
         return ARENA_WORDS_PER_PATH if self.n >= 16 else ARENA_WORDS_PER_PATH_SMALL
 
+    def _kept_per_path(self) -> i64:
+        """Arena words a path that a class's built tree surely fills, less
+        the sort's copy of its keys (2 words a path packed, 4 not)."""
+        return KEPT_WORDS_PER_PATH if self.n >= 16 else KEPT_WORDS_PER_PATH_SMALL
+
     def _budget(self) -> i64:
         """The whole pass's cap: record words, or paths of the sorted build."""
         if self.keyed:
@@ -875,6 +892,11 @@ class TreeBuilder:
             self.n_keys = count
         if count == 0:
             return 0
+        if tree.top == 0:
+            # the arena kept from the last class stays resident only as far as
+            # this class's tree surely reaches, less the sort's copy, so that
+            # beside that copy it never holds more than the tree will
+            release_from(tree.a, self._kept_per_path() * count)
         if len(self.tmp_keys) < count:
             self.tmp_keys = vec[i64]()
             self.tmp_keys = _zeros64(count)

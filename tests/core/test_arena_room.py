@@ -56,3 +56,19 @@ def test_arena_reserves_twice_the_estimate_or_what_it_can() -> None:
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_released_pages_read_as_zeros_and_leave_memory(core: types.SimpleNamespace) -> None:
+    v = core.tree.reserved32(1 << 26)
+    v = core.tree.grown32(v, 1 << 26, 1 << 26)  # 256 MB, all written
+    v[5] = 7
+    v[(1 << 25) + 3] = 9
+    before = rss_mb()
+    assert core.pages.release_from(v, 1 << 22)  # keep the first 16 MB
+    assert before - rss_mb() > 200, "the pages were not given back"
+    assert len(v) == 1 << 26
+    assert v[5] == 7  # the kept part is untouched
+    assert v[(1 << 25) + 3] == 0  # a given-back page reads as zeros
+    v[(1 << 25) + 3] = 11  # and can be written again
+    assert v[(1 << 25) + 3] == 11
+    assert core.pages.release_from(v, 1 << 26)  # nothing past the end: nothing to do
