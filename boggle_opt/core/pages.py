@@ -12,11 +12,11 @@ kept with only its first part resident (``release_from``).
 from __future__ import annotations
 
 import ctypes
+import importlib
 import mmap
 import sys
 from typing import Any, Final
 
-import numpy
 from librt.vecs import vec
 from mypy_extensions import i32, i64
 
@@ -45,8 +45,10 @@ def release_from(v: vec[i32], start: i64) -> bool:
         fn.restype = ctypes.c_int
         _madvise.append(fn)
     # the buffer's address: vec exports its items read-only
+    # (numpy is imported at run time: the compile's environment has none)
+    np: Any = importlib.import_module("numpy")
     items: Any = v
-    at: i64 = int(numpy.frombuffer(items, dtype=numpy.int32).__array_interface__["data"][0])
+    at: i64 = int(np.frombuffer(items, dtype=np.int32).__array_interface__["data"][0])
     lo = (at + 4 * start + PAGE - 1) & -PAGE
     hi = (at + 4 * len(v)) & -PAGE
     if hi > lo:
