@@ -173,6 +173,9 @@ def cli_env(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactor
     before each test by ``pytest_runtest_setup``)."""
     pytestconfig.stash[_LINKS] = tmp_path_factory.mktemp("research-lists-asked-for")
     env = dict(os.environ)
+    # a user's shell does not set it: with it, output that is never flushed
+    # still arrives, and a command that makes a reader wait passes here
+    env.pop("PYTHONUNBUFFERED", None)
     env[ENV_DISABLE_AUTOLOAD] = "1"
     env["BOGGLE_OPT_WORDLISTS"] = str(visible_lists(pytestconfig))
     pytestconfig.stash[_CLI_ENV] = env

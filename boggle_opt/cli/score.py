@@ -193,5 +193,6 @@ def cmd_score(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         if arg != "-":
             scorer.check(arg)
     out.write(scorer.header())
+    out.flush()  # a program that reads the header before sending boards must get it
     score_boards(scorer, ns.boards, sys.stdin, out)
     return 0

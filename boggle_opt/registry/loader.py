@@ -132,7 +132,15 @@ def _import_file(path: Path) -> ModuleType:
     folder = str(path.parent)
     if folder not in sys.path:
         sys.path.insert(0, folder)
-    return importlib.import_module(name)
+    # No cached bytecode beside a user's file: a cache is trusted by the
+    # source's size and mtime in whole seconds, so a file edited within a
+    # second of the last run, to the same size, would run stale.
+    writes = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.dont_write_bytecode = writes
 
 
 def _import_requested(spec: str) -> tuple[ModuleType, PluginInfo]:

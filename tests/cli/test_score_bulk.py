@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import threading
 
 import numpy as np
 import pytest
@@ -76,6 +77,10 @@ def test_stream_answers_each_board_as_it_arrives(cli_env, tmp_path):
         env=cli_env,
     )
     assert proc.stdin and proc.stdout
+    # a line that never comes fails the test instead of hanging it: the
+    # process is killed, so the read ends
+    watchdog = threading.Timer(60, proc.kill)
+    watchdog.start()
     try:
         assert proc.stdout.readline().startswith("# word list")
         proc.stdout.readline()
@@ -86,6 +91,7 @@ def test_stream_answers_each_board_as_it_arrives(cli_env, tmp_path):
         proc.stdin.close()
         assert proc.wait(timeout=60) == 0
     finally:
+        watchdog.cancel()
         proc.kill()
         proc.wait()
 
