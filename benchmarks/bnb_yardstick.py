@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -87,14 +88,19 @@ def main() -> int:
     ap.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / f"boggle-opt-{COMMIT}")
     ap.add_argument("--anchors", type=Path, default=REPO.parent / "shared" / "anchors")
     ns = ap.parse_args()
-    folder = os.environ.get("BOGGLE_OPT_WORDLISTS", str(REPO.parent / "shared" / "wordlists"))
-    words = Path(folder) / "enable2k.txt"
+    os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(REPO.parent / "shared" / "wordlists"))
+    from boggle_opt.core.errors import WordListError
+    from boggle_opt.wordlists.research import find_wordlist
+
+    try:
+        words = find_wordlist("enable2k")
+    except WordListError as err:
+        print(f"bnb_yardstick: {err}", file=sys.stderr)
+        return 2
     sample = ns.anchors / f"bnb-{ns.size}-sample.tsv"
-    for need in (words, sample):
-        if not need.exists():
-            print(f"bnb_yardstick: {need} not found (the research lists and anchors live in ../shared)",
-                  file=sys.stderr)
-            return 2
+    if not sample.exists():
+        print(f"bnb_yardstick: {sample} not found (the anchors live in ../shared/anchors)", file=sys.stderr)
+        return 2
     try:
         checkout(ns.dir.resolve())
     except (subprocess.CalledProcessError, OSError) as err:
@@ -120,8 +126,7 @@ def main() -> int:
         print(f"# run {len(factors)}: {total[1]} s against {total[2]} s then: factor {total[3]}; "
               f"peak RSS {total[5]} MB; the C++ then {total[4]} s, so about "
               f"{float(total[4]) * float(total[3]):.1f} s today", flush=True)
-    factors.sort()
-    print(f"factor today/2026-11-22 (median of {len(factors)}): {factors[len(factors) // 2]:.3f}")
+    print(f"factor today/2026-11-22 (median of {len(factors)}): {statistics.median(factors):.3f}")
     return 0
 
 
