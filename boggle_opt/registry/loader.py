@@ -17,9 +17,11 @@ settings as arguments.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import functools
 import importlib
+import importlib.util
 import os
 import re
 import sys
@@ -132,15 +134,14 @@ def _import_file(path: Path) -> ModuleType:
     folder = str(path.parent)
     if folder not in sys.path:
         sys.path.insert(0, folder)
-    # No cached bytecode beside a user's file: a cache is trusted by the
+    # Compiled from its source each run: Python trusts a cached .pyc by the
     # source's size and mtime in whole seconds, so a file edited within a
-    # second of the last run, to the same size, would run stale.
-    writes = sys.dont_write_bytecode
-    sys.dont_write_bytecode = True
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.dont_write_bytecode = writes
+    # second of the run that cached it (this process or a spawned worker),
+    # to the same size, would run stale. The cache this import writes is
+    # current, for this run's workers.
+    with contextlib.suppress(OSError, NotImplementedError):
+        os.remove(importlib.util.cache_from_source(str(path)))
+    return importlib.import_module(name)
 
 
 def _import_requested(spec: str) -> tuple[ModuleType, PluginInfo]:
