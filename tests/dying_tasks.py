@@ -4,7 +4,8 @@
 queued on its worker), ``"die-holding-the-lock"`` after taking the local
 pool's announcement lock (as a worker killed mid-announcement leaves it); ``"env:NAME"`` gives the worker's environment
 variable NAME; ``"huge"`` writes 64 MB of malloc'd memory and gives the
-kilobytes of it on huge pages; any other task is echoed back."""
+kilobytes of it on huge pages; ``"sleep:S"`` sleeps S seconds; any other
+task is echoed back."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ class DyingContext:
             os._exit(137)
         if task.startswith("env:"):
             return os.environ.get(task[4:], "")
+        if task.startswith("sleep:"):
+            time.sleep(float(task[6:]))
         if task == "huge":
             return str(_huge_kb())
         return task

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing as mp
+import multiprocessing.connection
 import os
 import signal
 import threading
@@ -147,9 +148,27 @@ class LocalSession:
         culprits = {n for n in started if self.running_on[n] in dead}
         return culprits or started or {n for n, _ in lost}
 
+    def _look_for_dead_workers(self) -> None:
+        """Make the pool notice a worker that died unseen. CPython's pool
+        (3.11 up to its main branch of 2026) watches the workers it had when it began to
+        wait, and wakes from that wait before a submit starts a new worker:
+        a worker started by the last submit can die unnoticed until another
+        worker's task ends (minutes on a hard class; for ever if the dead
+        one held a lock the others wait for). Woken, it looks again."""
+        if self.pool._broken:
+            return
+        processes = list((self.pool._processes or {}).values())  # no public way before 3.14
+        if not mp.connection.wait([proc.sentinel for proc in processes], timeout=0):
+            return
+        wakeup = getattr(self.pool, "_executor_manager_thread_wakeup", None)
+        if wakeup is not None:
+            with self.pool._shutdown_lock:  # as submit does: the pool closes it under this lock
+                wakeup.wakeup()
+
     def collect(self, timeout: float) -> list[Done[Any, Any] | Lost[Any]]:
         if not self.pending:
             return []
+        self._look_for_dead_workers()
         finished, _ = wait(self.pending, timeout=timeout, return_when=FIRST_COMPLETED)
         # read the start announcements now, not only after a break: unread,
         # they fill the pipe and every worker blocks writing its next one.

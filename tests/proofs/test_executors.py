@@ -381,3 +381,30 @@ def test_a_worker_that_dies_holding_the_announcement_lock_does_not_hang_the_pool
     assert [(e.task, e.attempts) for e in outcomes if isinstance(e, Failed)] == [
         ("die-holding-the-lock", MAX_RETRIES + 1)
     ]
+
+
+def test_a_worker_started_by_the_last_submit_is_watched() -> None:
+    """CPython's pool watches the workers it had when it began waiting; a
+    worker that the last submit started could die unnoticed until another
+    worker's task ended: minutes for a hard class, for ever if the dead one
+    held a lock the others wait for (a CI run hung in the test above)."""
+    import dying_tasks
+
+    from boggle_opt.proofs.executor import Lost, WorkerSetup
+    from boggle_opt.proofs.local import LocalSession
+
+    session = LocalSession(WorkerSetup(dying_tasks.make, (), "t"), 2)
+    try:
+        session.submit("sleep:600")
+        started = time.monotonic()
+        while not session.running_on:  # the first worker is in its task
+            assert time.monotonic() - started < 60, "the first task never started"
+            assert session.collect(0.2) == []
+        session.submit("die")  # starts the second worker
+        outcomes: list[object] = []
+        while not outcomes:
+            assert time.monotonic() - started < 60, "a dead worker went unnoticed"
+            outcomes += session.collect(0.2)
+    finally:
+        session.close()
+    assert [(type(o).__name__, getattr(o, "task", None)) for o in outcomes] == [("Lost", "die")]
