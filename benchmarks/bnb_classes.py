@@ -125,13 +125,12 @@ def main() -> int:
                     help="run without the huge pages a proof's worker processes get "
                          "(boggle_opt/huge_pages.py); by default this script starts again with them")
     ns = ap.parse_args()
-    from boggle_opt.huge_pages import TUNABLES, requested, with_huge_pages
+    from boggle_opt.huge_pages import TUNABLES, settle_for, with_huge_pages
 
     env = dict(os.environ)
     if not ns.no_huge_pages and with_huge_pages(env) and env.get(TUNABLES) != os.environ.get(TUNABLES):
         # glibc reads its tunables only at start: measure what a worker does
         os.execve(sys.executable, [sys.executable, *sys.argv], env)
-    huge = requested(os.environ)
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
 
     from boggle_opt.boards import size_geometry
@@ -147,6 +146,7 @@ def main() -> int:
     except (OSError, ValueError) as err:
         print(f"bnb_classes: {err}", file=sys.stderr)
         return 2
+    huge = settle_for(geometry.n)  # as a proof's worker does for this size
     picked = [int(i) for i in ns.only.split(",")] if ns.only else list(range(len(classes)))
     if ns.switch is None:
         ns.switch = SWITCH_RATIOS.get(ns.size, DEFAULT_SWITCH)

@@ -4,7 +4,8 @@
 queued on its worker), ``"die-holding-the-lock"`` after taking the local
 pool's announcement lock (as a worker killed mid-announcement leaves it); ``"env:NAME"`` gives the worker's environment
 variable NAME; ``"huge"`` writes 64 MB of malloc'd memory and gives the
-kilobytes of it on huge pages; ``"sleep:S"`` sleeps S seconds; any other
+kilobytes of it on huge pages (``"huge:CELLS"``: after settling them for
+classes of CELLS cells); ``"sleep:S"`` sleeps S seconds; any other
 task is echoed back."""
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ class DyingContext:
         if task.startswith("sleep:"):
             time.sleep(float(task[6:]))
         if task == "huge":
+            return str(_huge_kb())
+        if task.startswith("huge:"):
+            from boggle_opt.huge_pages import settle_for
+
+            settle_for(int(task[5:]))
             return str(_huge_kb())
         return task
 

@@ -25,6 +25,7 @@ from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..core.scorer import Scorer
 from ..core.trie import PackedTrie
+from ..huge_pages import settle_for
 
 Part = tuple[tuple[int, int], ...]  # (cell, letter 0-25) pairs, in the order they were fixed
 
@@ -121,6 +122,7 @@ class ClassContext:
         time_budget: float = 0.0,
     ) -> None:
         geometry = Geometry(cols, rows)
+        settle_for(cols * rows)  # this worker's huge pages, by its classes' size
         trie = PackedTrie(keys, points)
         self.solver = ClassSolver(trie, geometry)
         self.scorer = Scorer(trie, geometry)

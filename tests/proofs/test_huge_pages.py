@@ -72,3 +72,43 @@ def test_local_workers_get_huge_pages(monkeypatch: pytest.MonkeyPatch) -> None:
     assert got[f"env:{TUNABLES}"] == f"{SETTING}=1"
     if _thp_mode() in ("always", "madvise"):
         assert int(got["huge"]) >= 32 << 10, "a worker's 64 MB block is not on huge pages"
+
+
+@linux
+@pytest.mark.parametrize("cells, huge", [(12, False), (16, True)])
+def test_a_worker_keeps_huge_pages_only_for_big_classes(
+    monkeypatch: pytest.MonkeyPatch, cells: int, huge: bool
+) -> None:
+    """A worker for classes under MIN_CELLS cells turns its huge pages off
+    (fresh huge pages cost the big 3x4 builds more than they gave)."""
+    import dying_tasks
+
+    from boggle_opt.huge_pages import MIN_CELLS
+    from boggle_opt.proofs.executor import Done, TaskRunner, WorkerSetup
+    from boggle_opt.proofs.local import LocalSession
+
+    assert (cells >= MIN_CELLS) == huge
+    if _thp_mode() not in ("always", "madvise"):
+        pytest.skip("this kernel has no transparent huge pages to give")
+    monkeypatch.delenv(TUNABLES, raising=False)
+    monkeypatch.delenv(OPT_OUT, raising=False)
+    session = LocalSession(WorkerSetup(dying_tasks.make, (), "t"), 1)
+    try:
+        runner: TaskRunner[str, str] = TaskRunner(session, [f"huge:{cells}"], heartbeat=0.2)
+        got = [event.result for event in runner.events() if isinstance(event, Done)]
+    finally:
+        session.close()
+    kb = int(got[0])
+    if huge:
+        assert kb >= 32 << 10, "a worker for big classes lost its huge pages"
+    else:
+        # (what the worker held on huge pages before it settled stays there)
+        assert kb < 32 << 10, f"a worker for {cells}-cell classes put its 64 MB block on huge pages ({kb} kB)"
+
+
+def test_settling_without_the_tunable_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from boggle_opt.huge_pages import settle_for
+
+    monkeypatch.delenv(TUNABLES, raising=False)
+    assert not settle_for(16)
+    assert not settle_for(12)
