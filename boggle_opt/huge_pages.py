@@ -57,6 +57,11 @@ def requested(env: MutableMapping[str, str]) -> bool:
     return False
 
 
+#: whether this process started with the tunable (glibc read it then); a
+#: setting ``for_child_processes`` adds later is its workers' alone
+_STARTED_WITH = requested(os.environ)
+
+
 def for_child_processes() -> bool:
     """Huge pages for every process this one starts from now on (spawned
     workers inherit ``os.environ``); whether they get them."""
@@ -66,8 +71,10 @@ def for_child_processes() -> bool:
 def settle_for(cells: int) -> bool:
     """In a process started with huge pages, turn them off for its memory
     from now on if its classes have fewer than ``MIN_CELLS`` cells (the
-    tunable only asks; ``prctl`` overrides it); whether it has them now."""
-    if not requested(os.environ):
+    tunable only asks; ``prctl`` overrides it); whether it has them now.
+    A process that only set the tunable for its workers has none to turn
+    off, and leaves itself alone: its workers would inherit the prctl."""
+    if not _STARTED_WITH:
         return False
     if cells >= MIN_CELLS:
         return True

@@ -106,9 +106,23 @@ def test_a_worker_keeps_huge_pages_only_for_big_classes(
         assert kb < 32 << 10, f"a worker for {cells}-cell classes put its 64 MB block on huge pages ({kb} kB)"
 
 
-def test_settling_without_the_tunable_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    from boggle_opt.huge_pages import settle_for
+@linux
+def test_a_process_that_set_the_tunable_for_its_workers_leaves_itself_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The main process of a run sets the tunable for its workers; settling
+    in it (an inline 3x4 run) must not turn huge pages off there, or every
+    worker it starts later (a 4x4 run) would inherit that."""
+    import ctypes
 
+    from boggle_opt import huge_pages
+
+    if huge_pages._STARTED_WITH:
+        pytest.skip("this test process itself started with the tunable")
     monkeypatch.delenv(TUNABLES, raising=False)
-    assert not settle_for(16)
-    assert not settle_for(12)
+    monkeypatch.delenv(OPT_OUT, raising=False)
+    assert huge_pages.for_child_processes()
+    assert not huge_pages.settle_for(12)
+    assert not huge_pages.settle_for(16)
+    pr_get_thp_disable = 42
+    assert ctypes.CDLL(None).prctl(pr_get_thp_disable, 0, 0, 0, 0) == 0
