@@ -16,7 +16,9 @@ RSS where Linux lets a process reset its high-water mark, and the peak RSS
 so far), boards found, and the bound after each phase: the root's after the
 build, then per forced level the highest bound of a tree forced there (and
 how many were), then the highest bound handed to the orderly bound (and how
-many calls). The totals follow: CPU, peak RSS and the total ratio.
+many calls), and per forced level the CPU seconds its forcings took (the
+de-duplicated builds' included) and the arena they wrote. The totals follow:
+CPU, peak RSS and the total ratio.
 """
 
 from __future__ import annotations
@@ -77,6 +79,15 @@ def bounds_after_phases(solver: ClassSolver) -> str:
     if solver.dedups:
         parts.append(f"dedup {solver.dedups} in {solver.dedup_cpu:.2f} s")
     return " ".join(parts)
+
+
+def forcing_by_level(solver: ClassSolver) -> str:
+    """Each forced level's CPU seconds and the arena it wrote (MB)."""
+    return " ".join(
+        f"{solver.level_cpu[level]:.2f}s/{4 * int(solver.level_words[level]) / 1e6:.0f}MB"
+        for level in range(len(solver.level_forces))
+        if solver.level_forces[level]
+    )
 
 
 def read_classes(path: Path) -> list[tuple[str, float | None]]:
@@ -174,7 +185,8 @@ def main() -> int:
           f"{ns.wordlist} {ns.rule}, min score {ns.min_score}, {switch}; "
           f"setup {setup:.2f} s CPU, load {os.getloadavg()[0]:.1f}, huge pages {'on' if huge else 'off'}")
     print("# i\tcpu s\tref s\tratio\tnodes\troot bound\tbuild s\tforce s\torderly s"
-          "\tB/node\tarena MB peak/held\tclass MB\tpeak MB\tcandidates\tboards\tbounds (root, max/forces per level, ob max/calls)")
+          "\tB/node\tarena MB peak/held\tclass MB\tpeak MB\tcandidates\tboards\tbounds (root, max/forces per level, ob max/calls)"
+          "\tforcing per level (CPU s/arena MB written)")
     total = 0.0
     run_peak = peak_mb()  # setup's, before any reset
     ref_total = 0.0
@@ -200,7 +212,8 @@ def main() -> int:
         print(f"{i}\t{cpu:.2f}\t{ref if ref is not None else ''}\t{ratio}\t{solver.n_nodes}\t"
               f"{solver.root_bound}\t{solver.build_cpu:.2f}\t{solver.force_cpu:.2f}\t"
               f"{solver.bound_cpu:.2f}\t{per_node:.1f}\t{arena}\t{class_mb}\t"
-              f"{run_peak:.0f}\t{len(candidates)}\t{len(boards)}\t{bounds_after_phases(solver)}",
+              f"{run_peak:.0f}\t{len(candidates)}\t{len(boards)}\t{bounds_after_phases(solver)}\t"
+              f"{forcing_by_level(solver)}",
               flush=True)
     line = f"total CPU {total:.1f} s; peak RSS {run_peak:.0f} MB"
     if ref_total:

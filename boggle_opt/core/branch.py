@@ -92,6 +92,10 @@ class ClassSolver:
     # per level: the highest bound of a tree forced there, and how many were forced
     level_bound: vec[i64]
     level_forces: vec[i64]
+    # per level: CPU seconds of its forcings (de-duplicated builds included)
+    # and the arena words they wrote, which is where forcing's time goes
+    level_cpu: list[float]
+    level_words: vec[i64]
     orderly_bound_max: i64  # the highest bound handed to the orderly bound
     dedups: i64  # forced trees built again de-duplicated
     dedup_cpu: float  # their CPU seconds (in force_cpu too)
@@ -138,6 +142,8 @@ class ClassSolver:
         self.arena_words = 0
         self.level_bound = vec[i64]([0] * self.n)
         self.level_forces = vec[i64]([0] * self.n)
+        self.level_cpu = [0.0] * self.n
+        self.level_words = vec[i64]([0] * self.n)
         self.orderly_bound_max = 0
         self.dedups = 0
         self.dedup_cpu = 0.0
@@ -303,7 +309,10 @@ class ClassSolver:
                 child = self._dedup(tree, mark, child, level)
             self.forces += 1
             self.force_seconds += time.perf_counter() - t0
-            self.force_cpu += time.process_time() - c0
+            cpu = time.process_time() - c0
+            self.force_cpu += cpu
+            self.level_cpu[level] += cpu
+            self.level_words[level] += tree.top - mark
             self.level_forces[level] += 1
             self.level_bound[level] = max(self.level_bound[level], i64(tree.a[child + BOUND]))
             self._branch(tree, child, level + 1)

@@ -153,6 +153,30 @@ def test_force_bounds(small: tuple[dict[bytes, int], Dictionary]) -> None:
             assert best <= tree.bound(forced)
 
 
+def test_forcing_is_accounted_per_level(small: tuple[dict[bytes, int], Dictionary]) -> None:
+    """The solver's per-level forcing statistics (what bnb_classes.py prints
+    to show where forcing's time goes) add up to its totals: every forcing
+    counted at its level, its CPU in that level's seconds and the arena it
+    wrote in that level's words."""
+    _, d = small
+    from boggle_opt.core.branch import ClassSolver
+
+    geometry = Geometry(3, 3)
+    solver = ClassSolver(d.trie, geometry)
+    rng = random.Random(11)
+    for _ in range(5):
+        sets = random_class(rng, 9, "aeilnrst")
+        # a low cutoff and a switch at 100% keep it forcing several levels deep
+        solver.solve([letter_mask(s) for s in sets], 1, switch_pct=100)
+        forced_levels = [lv for lv in range(geometry.n) if solver.level_forces[lv]]
+        assert sum(solver.level_forces) == solver.forces
+        assert len(forced_levels) >= 2
+        assert solver.force_cpu > 0
+        assert sum(solver.level_cpu) == pytest.approx(solver.force_cpu, rel=1e-9)
+        assert all(solver.level_words[lv] == 0 for lv in range(geometry.n) if lv not in forced_levels)
+        assert sum(solver.level_words) > 0
+
+
 def test_reference_class_bound(dictionary: Callable[[str, str], Dictionary]) -> None:
     """docs/reference.md: bound about 1231 with about 332,000 nodes. The bound
     depends on the order of the edge cells; with edges 5,1,3,7 it is 1231."""
