@@ -132,6 +132,9 @@ def main() -> int:
     ap.add_argument("--share-mb", type=float, default=None,
                     help="share repeated families in the tree of a class whose arena estimate is at "
                          "least this (0: every class; negative: none; default: the solver's)")
+    ap.add_argument("--fixed-order", action="store_true",
+                    help="build every class in the fixed cell order, not its own (for A/B; "
+                         "core/tree.py's class_cell_order)")
     ap.add_argument("--no-huge-pages", action="store_true",
                     help="run without the huge pages a proof's worker processes get "
                          "(boggle_opt/huge_pages.py); by default this script starts again with them")
@@ -169,6 +172,8 @@ def main() -> int:
     if ns.pass_paths:
         solver.builder.pass_paths = ns.pass_paths
     solver.builder.use_keys = not ns.record_build
+    if ns.fixed_order:
+        solver.order_by_class = False
     if ns.key_pass_words:
         solver.builder.key_pass_words = ns.key_pass_words
     solver.dedup_score = ns.dedup_score
@@ -179,6 +184,8 @@ def main() -> int:
         solver.builder.share_words = round(ns.share_mb * 1e6 / 4) if ns.share_mb >= 0 else -1
     setup = time.process_time() - t0
     switch = f"switch score {ns.switch_score}" if ns.switch_score else f"switch {ns.switch}x"
+    if ns.fixed_order:
+        switch += "; fixed cell order"
     if ns.dedup_score >= 0:
         switch += f"; dedup from {ns.dedup_score} at level {ns.dedup_level}+" if ns.dedup_score else "; no dedup"
     print(f"# {ns.classfile.name}: {len(picked)} of {len(classes)} classes, {ns.size}, "

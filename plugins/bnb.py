@@ -249,8 +249,8 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                 problem.evaluations += result.candidates
                 solved: list[tuple[ClassTask, list[tuple[str, int]]]] = [(task, result.boards)]
                 if result.unfinished:  # past the time budget: keep the letters done, queue the rest
-                    pieces = tuple(task.split(buckets, order))
-                    cell = pieces[0].part[-1][0]
+                    cell = result.split_cell
+                    pieces = tuple(task.split_on(buckets, cell))
                     runner.add([p for p in pieces if chr(97 + p.part[-1][1]) in result.unfinished])
                     stats.budget_splits += 1
                     open_parts[task.name] = open_parts.get(task.name, 1) + len(pieces) - 1

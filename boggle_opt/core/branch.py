@@ -22,7 +22,7 @@ from mypy_extensions import i64
 from .geometry import Geometry
 from .orderly import OrderlyBound
 from .arena import BOUND
-from .tree import Tree, TreeBuilder, cell_order
+from .tree import Tree, TreeBuilder, cell_order, class_cell_order
 from .trie import PackedTrie, popcount26
 
 
@@ -48,13 +48,24 @@ DEDUP_CUTOFF_PCT: Final[i64] = 400
 # estimates 1.9 GB and peaks at about 1.1 GB whole. The per-letter solve
 # costs a build search per letter, so classes below this stay whole.
 SPLIT_ARENA_WORDS: Final[i64] = 1 << 30
+# On boards of at least ORDER_MIN_CELLS cells each class gets its own cell
+# order (tree.class_cell_order: each tier of the fixed order fewest letters
+# first), unless the solver was given one. Measured on 4x4 (docs/benchmarks.md);
+# on the 3x4 sample it changed nothing (14.3 s either way), so 3x4 and
+# smaller keep the fixed order, and with it the trees, candidates and figures
+# measured against the research line's.
+ORDER_MIN_CELLS: Final[i64] = 16
 
 
 class ClassSolver:
     """Finds the candidate boards of classes of one size; reuse for many classes."""
 
     n: i64
+    geometry: Geometry
+    # cell of each position; the last solve's if order_by_class (its split
+    # cell, order[split_level], is the one ``unfinished`` refers to)
     order: list[int]
+    order_by_class: bool
     builder: TreeBuilder
     ob: OrderlyBound
     masks: vec[i64]
@@ -107,7 +118,9 @@ class ClassSolver:
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int] | None = None) -> None:
         self.n = geometry.n
+        self.geometry = geometry
         self.order = list(order) if order is not None else cell_order(geometry)
+        self.order_by_class = order is None and self.n >= ORDER_MIN_CELLS
         self.builder = TreeBuilder(trie, geometry, self.order)
         self.ob = OrderlyBound(self.n)
         self.masks = vec[i64]([0] * self.n)
@@ -152,7 +165,16 @@ class ClassSolver:
 
     def build(self, cell_masks: list[int]) -> Tree:
         """The orderly tree of a class (letter sets by cell)."""
+        self._order_for(cell_masks)
         return self.builder.build(cell_masks)
+
+    def _order_for(self, cell_masks: list[int]) -> None:
+        """Take the class's own cell order if ``order_by_class``."""
+        if self.order_by_class:
+            order = class_cell_order(self.geometry, cell_masks)
+            if order != self.order:
+                self.order = order
+                self.builder.set_order(order)
 
     def solve(
         self, cell_masks: list[int], cutoff: int, switch_pct: int = 150, switch_score: int = 0,
@@ -167,6 +189,7 @@ class ClassSolver:
         ``unfinished`` holds the letters (bit mask) of cell ``order[split_level]``
         not yet solved, and the boards returned are those of the other letters."""
         self._reset_stats()
+        self._order_for(cell_masks)
         self.deadline = deadline
         self.unfinished = 0
         self.split_level = self.n

@@ -133,6 +133,30 @@ def cell_order(geometry: Geometry) -> list[int]:
     return order
 
 
+def class_cell_order(geometry: Geometry, cell_masks: list[int]) -> list[int]:
+    """``cell_order(geometry)`` with each tier of it (cells with as many
+    neighbours: centre, edges, corners) reordered fewest letters first, ties
+    kept as they were. Forcing goes down the order, so a cell of few letters
+    forced early leaves fewer subtrees at every level below it for the same
+    drop in bound; across tiers the order stays, since a cell with more
+    neighbours takes more from the bound when forced (sorting all cells by
+    letters alone was about 2x slower on 4x4). Any order gives a true bound."""
+    base = cell_order(geometry)
+    order: list[int] = []
+    start = 0
+    while start < len(base):
+        end = start
+        k = len(geometry.neighbours(base[start]))
+        while end < len(base) and len(geometry.neighbours(base[end])) == k:
+            end += 1
+        tier = base[start:end]
+        # stable: ties keep cell_order's ranks
+        tier.sort(key=lambda c: popcount26(cell_masks[c]))
+        order.extend(tier)
+        start = end
+    return order
+
+
 def fresh32(words: i64) -> vec[i32]:
     """``words`` zeros in a buffer of exactly that capacity (growing one
     past its capacity copies it, holding both copies for a moment)."""
@@ -373,6 +397,7 @@ class TreeBuilder:
     # (one read in the search, where a second vector cost a cache miss)
     trie_points: vec[i64]
     n: i64
+    geometry: Geometry
     order: list[int]  # cell of each position
     nbrs: vec[i64]  # per position, stride NBR_STRIDE, in positions
     masks: vec[i64]  # letters allowed at each position (the class)
@@ -453,17 +478,10 @@ class TreeBuilder:
             tagged[i] = pts | (REPEATS_BIT if repeats[i] != 0 else 0)
         self.trie_points = tagged
         self.n = n
-        self.order = list(order)
-        pos_of = [0] * n
-        for p in range(n):
-            pos_of[order[p]] = p
-        nbrs = vec[i64]([0] * (n * NBR_STRIDE))
-        for p in range(n):
-            cells = geometry.neighbours(order[p])
-            nbrs[p * NBR_STRIDE] = len(cells)
-            for j in range(len(cells)):
-                nbrs[p * NBR_STRIDE + 1 + j] = pos_of[cells[j]]
-        self.nbrs = nbrs
+        self.geometry = geometry
+        self.order = []
+        self.nbrs = vec[i64]()
+        self.set_order(order)
         self.masks = vec[i64]([0] * n)
         self.letter_at = vec[i64]([0] * n)
         self.b = vec[i32]()
@@ -519,6 +537,25 @@ class TreeBuilder:
         while (len(trie.nodes) >> self.word_bits) > 0:
             self.word_bits += 1
 
+
+    def set_order(self, order: list[int]) -> None:
+        """Build the next trees with cells in ``order`` (a permutation)."""
+        n = self.n
+        if sorted(order) != list(range(n)):
+            raise ValueError("the cell order must be a permutation of the cells")
+        if order == self.order:
+            return
+        self.order = list(order)
+        pos_of = [0] * n
+        for p in range(n):
+            pos_of[order[p]] = p
+        nbrs = vec[i64]([0] * (n * NBR_STRIDE))
+        for p in range(n):
+            cells = self.geometry.neighbours(order[p])
+            nbrs[p * NBR_STRIDE] = len(cells)
+            for j in range(len(cells)):
+                nbrs[p * NBR_STRIDE + 1 + j] = pos_of[cells[j]]
+        self.nbrs = nbrs
     def build(self, cell_masks: list[int], into: Tree | None = None) -> Tree:
         """The orderly tree of the class (``build_within`` without a limit)."""
         tree = self.build_within(cell_masks, into, 0)

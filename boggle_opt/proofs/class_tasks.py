@@ -58,8 +58,12 @@ class ClassTask:
         sets = self.letters(buckets)
         for cell in order:
             if len(sets[cell]) > 1:
-                return [ClassTask(self.cls, (*self.part, (cell, ord(ch) - 97))) for ch in sets[cell]]
+                return self.split_on(buckets, cell)
         return []
+
+    def split_on(self, buckets: list[list[str]], cell: int) -> list[ClassTask]:
+        """One task per letter of ``cell``."""
+        return [ClassTask(self.cls, (*self.part, (cell, ord(ch) - 97))) for ch in self.letters(buckets)[cell]]
 
 
 def part_key(part: Part) -> str:
@@ -79,8 +83,8 @@ def parse_class_name(name: str) -> tuple[int, ...]:
 class ClassResult:
     """What solving one task gave: boards >= min score and where time went.
     ``too_big``: its tree passed the node budget; it was not solved (split it).
-    ``unfinished``: it ran past the time budget; the pieces of ``task.split``
-    with these letters are unsolved, the others are solved and ``boards``
+    ``unfinished``: it ran past the time budget; the pieces of
+    ``task.split_on(buckets, split_cell)`` with these letters are unsolved, the others are solved and ``boards``
     are theirs."""
 
     task: ClassTask
@@ -99,6 +103,9 @@ class ClassResult:
     #: the tree arena's peak (4-byte words), the task's own memory beyond the worker's base
     arena_mb: float = 0.0
     unfinished: str = ""
+    #: the cell whose letters ``unfinished`` lists (the solver's split cell:
+    #: each class has its own cell order), -1 if none
+    split_cell: int = -1
 
 
 class ClassContext:
@@ -160,7 +167,7 @@ class ClassContext:
             solver.n_nodes, len(candidates),
             solver.build_seconds, solver.force_seconds, solver.bound_seconds, rescore, _peak_mb(),
             seconds=time.perf_counter() - start, arena_mb=4 * int(solver.peak_words) / 1e6,
-            unfinished=unfinished,
+            unfinished=unfinished, split_cell=solver.order[solver.split_level] if unfinished else -1,
         )
 
 
