@@ -17,7 +17,6 @@ from .args import cache_choice, add_rule_and_wordlist, score
 from ..core.branch import ClassSolver
 from ..core.errors import BoardError
 from ..core.geometry import infer_size, parse_size
-from ..core.tree import cell_order
 from ..registry.dictionaries import load_dictionary
 from ..registry.registries import Registries
 
@@ -34,7 +33,8 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--size", help="CxR (default: square root of the number of sets)")
     add_rule_and_wordlist(p)
-    p.add_argument("--order", help="cell order, nearest the root first, e.g. 4,5,1,3,7,0,2,6,8")
+    p.add_argument("--order", help="cell order, nearest the root first, e.g. 4,5,1,3,7,0,2,6,8 "
+                                   "(default: the one a proof uses: on 4x4 and bigger the class's own)")
     p.add_argument(
         "--min-score", type=score, help="also explore the class: list its boards scoring at least this"
     )
@@ -58,9 +58,9 @@ def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     sets = parse_class(ns.cls, geometry)
     if ns.min_score is not None and ns.min_score < 1:
         raise BoardError(f"--min-score must be >= 1, got {ns.min_score}")
-    order = _order(ns.order, geometry.n) if ns.order else cell_order(geometry)
+    given = _order(ns.order, geometry.n) if ns.order else None
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns))
-    solver = ClassSolver(dictionary.trie, geometry, order)
+    solver = ClassSolver(dictionary.trie, geometry, given)
     masks = [letter_mask(s) for s in sets]
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
@@ -73,7 +73,7 @@ def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     out.write(f"# word list: {dictionary.label}; rule: {dictionary.rule.name}; size {geometry.size}\n")
     out.write(f"class\t{' '.join(sets)}\n")
     out.write(f"boards\t{boards:,}\n")
-    out.write(f"cell order\t{','.join(map(str, order))}\n")
+    out.write(f"cell order\t{','.join(map(str, solver.order))}\n")
     out.write(f"bound\t{tree.bound(tree.root)}\n")
     out.write(f"nodes\t{tree.n_nodes:,}\n")
     out.write(f"time\t{seconds:.3f} s\n")

@@ -18,8 +18,11 @@ import pytest
 from helpers import exe, run_bnb
 
 from boggle_opt.proofs import class_tasks
-from boggle_opt.proofs.board_classes import BUCKETS_2, BUCKETS_3, ClassSpace, cell_buckets, class_name, parse_buckets
+from boggle_opt.proofs.board_classes import (
+    BUCKETS_2, BUCKETS_3, ClassSpace, cell_buckets, class_name, letter_mask, parse_buckets,
+)
 from boggle_opt.core.geometry import Geometry
+from boggle_opt.core.tree import cell_order, class_cell_order
 from boggle_opt.dictionary.dictionary import Dictionary, to_key
 from boggle_opt.proofs.executor import WINDOW_PER_WORKER
 from boggle_opt.registry.loader import Registries
@@ -148,6 +151,22 @@ def test_bound_command(run_cli: Callable[..., subprocess.CompletedProcess[str]],
     fields = dict(line.split("\t", 1) for line in r.stdout.splitlines() if not line.startswith("#"))
     assert fields["bound"] == "1231" and fields["nodes"] == "332,401"
     assert fields["deslatper"] == "545"  # streaedlp turned, found by exploring the class
+
+
+def test_bound_uses_the_class_order_a_proof_uses(run_cli: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    """Without --order, 4x4 classes are built in their own order (fewest
+    letters first in each tier of the fixed order), as a proof builds them."""
+    sets = ["aeiou", "st", "lnrst", "e"] * 4
+    r = run_cli("bound", " ".join(sets), "--size", "4x4")
+    assert r.returncode == 0, r.stderr
+    fields = dict(line.split("\t", 1) for line in r.stdout.splitlines() if not line.startswith("#"))
+    order = [int(c) for c in fields["cell order"].split(",")]
+    assert order == class_cell_order(Geometry(4, 4), [letter_mask(s) for s in sets])
+    assert order != cell_order(Geometry(4, 4))
+    base = ",".join(map(str, cell_order(Geometry(4, 4))))
+    fixed = run_cli("bound", " ".join(sets), "--size", "4x4", "--order", base)
+    assert fixed.returncode == 0, fixed.stderr
+    assert f"cell order\t{base}\n" in fixed.stdout
 
 
 def _class_records(path: Path) -> list[str]:
