@@ -537,7 +537,6 @@ class TreeBuilder:
         while (len(trie.nodes) >> self.word_bits) > 0:
             self.word_bits += 1
 
-
     def set_order(self, order: list[int]) -> None:
         """Build the next trees with cells in ``order`` (a permutation)."""
         n = self.n
