@@ -3,15 +3,16 @@ resumed in the middle of split classes finishes exactly the pieces left."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from helpers import run_bnb
+from helpers import run_bnb, small  # noqa: F401  (small: a fixture)
 
 from boggle_opt.proofs.board_classes import BUCKETS_3, cell_buckets, parse_buckets
-from boggle_opt.proofs.class_tasks import ClassTask, Ledger
+from boggle_opt.proofs.class_tasks import ClassContext, ClassTask, Ledger
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.tree import cell_order
 from boggle_opt.dictionary.dictionary import Dictionary
@@ -117,3 +118,37 @@ def test_splitting_a_class_covers_it_once() -> None:
     assert all(len(p.letters(buckets)[order[1]]) == 1 and p.part[0] == pieces[0].part[0] for p in deeper)
     single = ClassTask((0, 0, 0, 0), tuple((c, 0) for c in range(4)))
     assert single.split(buckets, order) == []
+
+
+def test_a_time_budget_split_on_4x4_names_the_class_orders_cell(small: tuple[dict[bytes, int], Dictionary]) -> None:
+    """On 4x4 each class has its own cell order, so the cell whose letters a
+    task ran out of time on is the result's ``split_cell``, not the fixed
+    order's first cell with several letters; its letters done plus the
+    pieces left, solved, are exactly the task's boards."""
+    _, d = small
+    geometry = Geometry(4, 4)
+    buckets = cell_buckets(geometry, parse_buckets(BUCKETS_3))
+    board = "tesalrinetsaline"
+    open_cells = {5: 1, 6: 0, 1: 2}  # 12, 6 and 8 letters: the fixed order has 5 first, the class's 6
+    cls = tuple(open_cells.get(c, 2) for c in range(16))
+    task = ClassTask(cls, tuple((c, ord(board[c]) - 97) for c in range(16) if c not in open_cells))
+    sets = task.letters(buckets)
+    scorer = d.scorer(geometry)
+    scored = {b: scorer.score(b) for b in map("".join, itertools.product(*sets))}
+    min_score = sorted(scored.values(), reverse=True)[9]
+    expected = {(b, v) for b, v in scored.items() if v >= min_score}
+    # switch score 1: forced to single boards, so the solve reaches its split cell
+    args = (d.keys, d.points, 4, 4, buckets, min_score, 100, 1)
+    result = ClassContext(*args, time_budget=1e-9).run(task)
+    fixed_first = next(c for c in cell_order(geometry) if len(sets[c]) > 1)
+    assert result.unfinished and result.split_cell == 6 != fixed_first
+    whole = ClassContext(*args)
+    assert set(whole.run(task).boards) == expected
+    found = set(result.boards)
+    for piece in task.split_on(buckets, result.split_cell):
+        letter = chr(97 + piece.part[-1][1])
+        if letter in result.unfinished:
+            found |= set(whole.run(piece).boards)
+        else:  # done by the task: its boards have this letter there
+            assert {(b, v) for b, v in expected if b[6] == letter} <= found
+    assert found == expected
