@@ -172,10 +172,8 @@ class ClassSolver:
     def _order_for(self, cell_masks: list[int]) -> None:
         """Take the class's own cell order if ``order_by_class``."""
         if self.order_by_class:
-            order = class_cell_order(self.geometry, cell_masks)
-            if order != self.order:
-                self.order = order
-                self.builder.set_order(order)
+            self.order = class_cell_order(self.geometry, cell_masks)
+            self.builder.set_order(self.order)  # a no-op if it is the builder's already
 
     def solve(
         self, cell_masks: list[int], cutoff: int, switch_pct: int = 150, switch_score: int = 0,

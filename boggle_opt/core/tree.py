@@ -466,8 +466,6 @@ class TreeBuilder:
         n = geometry.n
         if n > MAX_CELLS:
             raise ValueError(f"boards of more than {MAX_CELLS} cells are not supported")
-        if sorted(order) != list(range(n)):
-            raise ValueError("the cell order must be a permutation of the cells")
         self.trie_nodes = trie.nodes
         repeats = _repeats(trie.nodes)
         tagged = vec[i64]([0] * len(trie.points))
@@ -555,6 +553,7 @@ class TreeBuilder:
             for j in range(len(cells)):
                 nbrs[p * NBR_STRIDE + 1 + j] = pos_of[cells[j]]
         self.nbrs = nbrs
+
     def build(self, cell_masks: list[int], into: Tree | None = None) -> Tree:
         """The orderly tree of the class (``build_within`` without a limit)."""
         tree = self.build_within(cell_masks, into, 0)

@@ -84,8 +84,8 @@ class ClassResult:
     """What solving one task gave: boards >= min score and where time went.
     ``too_big``: its tree passed the node budget; it was not solved (split it).
     ``unfinished``: it ran past the time budget; the pieces of
-    ``task.split_on(buckets, split_cell)`` with these letters are unsolved, the others are solved and ``boards``
-    are theirs."""
+    ``task.split_on(buckets, split_cell)`` with these letters are unsolved,
+    the others are solved and ``boards`` are theirs."""
 
     task: ClassTask
     boards: list[tuple[str, int]]
