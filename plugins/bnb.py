@@ -61,8 +61,8 @@ RECORD_KIND = "bnb"
 #: four hardest sample-40 classes 270 s at the published run's 8000 (at
 #: 3500), 239 s at 7000, 237 s at 6500 and 252 s at 6000; once each 4x4
 #: class is forced in its own cell order, the orderly bound gained more than
-#: forcing, and 151 classes (the 4x4 anchors, 17 medium classes, the 120 of
-#: seed 2030 and those four) took 8% less at 7500 than at 6500 (7% at 8000)
+#: forcing, and the 640 classes of the full-run estimate took 8% less at
+#: 7500 than at 6500 (151 of them, with the anchors: 7% less at 8000)
 SWITCH_RATIOS: dict[str, float] = {"3x4": 2.0, "4x4": 7500 / 3500}
 DEFAULT_SWITCH = 1.5
 #: the kernel multiplies switch x 100 by the min score in 64-bit integers
