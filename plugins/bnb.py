@@ -99,7 +99,8 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         switch: float | None = field(
             default=None,
             metadata={"help": "use the orderly bound once a tree's bound is at most switch x min-score "
-                      "(none: 1.86 on 4x4, 2.0 on 3x4, else 1.5)"},
+                      f"(none: {SWITCH_RATIOS['4x4']:.2f} on 4x4, {SWITCH_RATIOS['3x4']:.1f} on 3x4, "
+                      f"else {DEFAULT_SWITCH})"},
         )
         switch_score: int | None = field(
             default=None,
