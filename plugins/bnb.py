@@ -166,6 +166,25 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         switch = opts.switch if opts.switch is not None else SWITCH_RATIOS.get(geometry.size, DEFAULT_SWITCH)
         return round(switch * 100), opts.switch_score or 0
 
+    @classmethod
+    def options_from_fingerprint(
+        cls, options: Mapping[str, object], recorded: Mapping[str, Any]
+    ) -> dict[str, object]:
+        """A run file's options with the buckets its fingerprint records, when
+        it left them to the defaults: resuming or verifying a run started
+        before the defaults changed (3x4 and 4x4 corners: 2 buckets, then 1)
+        keeps its own classes."""
+        out = dict(options)
+        label = recorded.get("buckets")
+        given = [out.get(k) for k in ("buckets", "corner-buckets", "corner_buckets")]
+        if isinstance(label, str) and label and not any(given):
+            main, _, corners = label.partition(" / corners ")
+            out.pop("corner_buckets", None)
+            out["buckets"] = main
+            if corners:
+                out["corner-buckets"] = corners
+        return out
+
     def fingerprint(self, problem: Problem) -> dict[str, str]:
         """What decides this searcher's answer beyond the dictionary and size
         (``boggle_opt.runs.fingerprints``); switch and budgets only change speed."""

@@ -26,6 +26,8 @@ from ..core.geometry import Geometry
 BUCKETS_2 = "aeiosuy bcdfghjklmnpqrtvwxz"
 BUCKETS_3 = "aeijou bcdfgmpqvwxz hklnrsty"
 BUCKETS_4 = "aeiou bdfgjqvwxz lnrsy chkmpt"
+#: one bucket: every letter (the default corners from 3x4 up)
+BUCKETS_1 = string.ascii_lowercase
 
 
 class BucketError(BoggleOptError, ValueError):
@@ -36,10 +38,15 @@ def default_buckets(geometry: Geometry) -> tuple[str, str]:
     """Buckets and corner buckets ("" = the same) for a size. Fewer buckets
     mean fewer, bigger classes (bigger trees, more memory); on 3x3 three
     buckets measured fastest (2: as fast but 4x the memory; 4: twice as slow).
-    Larger boards take docs/reference.md's 3x4 choice: 2 buckets in the corners."""
+    From 3x4 up the corners take one bucket: a corner has 3 neighbours and
+    comes last in the cell order, so one class that leaves its corners free
+    shares the build and the forcing of the other cells that the research
+    line's 2 corner buckets repeat over 16 classes. Solving each such class
+    whole took 0.51x the CPU of its 16 sub-classes on 40 random 4x4 classes,
+    and under half on 3x4, at up to twice the peak memory (docs/benchmarks.md)."""
     if geometry.n <= 9:
         return BUCKETS_3, ""
-    return BUCKETS_3, BUCKETS_2
+    return BUCKETS_3, BUCKETS_1
 
 
 def corner_cells(geometry: Geometry) -> list[int]:

@@ -81,6 +81,17 @@ def fingerprint(problem: Problem, searcher: Any) -> dict[str, str]:
     return fields
 
 
+def recorded_options(searcher: Any, options: Mapping[str, object], recorded: object) -> dict[str, object]:
+    """A run file's options as the run used them: a searcher whose defaults
+    have changed since (its ``options_from_fingerprint`` class method, if it
+    has one) fills in from the recorded fingerprint what an older run left to
+    the defaults, so resuming or verifying that run does not use new ones."""
+    own = getattr(searcher, "options_from_fingerprint", None)
+    if callable(own) and isinstance(recorded, Mapping):
+        return dict(own(options, recorded))
+    return dict(options)
+
+
 def check_resume(recorded: Mapping[str, Any] | None, current: Mapping[str, str]) -> None:
     """Refuse (one line, naming the field) a resume whose fingerprint differs."""
     if not isinstance(recorded, Mapping):

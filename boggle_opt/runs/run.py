@@ -25,7 +25,7 @@ from ..dictionary.dictionary import Dictionary
 from ..registry.dictionaries import load_dictionary
 from ..searching.driver import Budget, Consumer, Driver, RunState
 from ..proofs.executor import Executor, ExecutorSettings
-from .fingerprints import check_resume, fingerprint
+from .fingerprints import check_resume, fingerprint, recorded_options
 from ..main_guard import refuse_in_starting_worker, refuse_unguarded
 from ..searching.options import as_dict, make_options
 from ..registry.loader import load_plugins
@@ -204,9 +204,12 @@ class RunSpec:
             executor, scheduler = settings.get("executor"), settings.get("scheduler")
             if executor == "local":
                 executor = None  # the default, which a searcher that runs no tasks refuses by name
+        name = str(settings["searcher"])
+        options = recorded_options(registries.searchers.entry(name).item,
+                                   _recorded_options(settings.get("options"), path), settings.get("fingerprint"))
         spec = cls.build(
-            str(settings["searcher"]), registries,
-            options=_recorded_options(settings.get("options"), path),
+            name, registries,
+            options=options,
             size=_text(settings.get("size")),
             rule=_text(settings.get("rule")),
             wordlist=_text(settings.get("wordlist")),

@@ -52,7 +52,7 @@ from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..dictionary.dictionary import Dictionary
 from ..registry.dictionaries import load_dictionary
-from .fingerprints import FIELDS, dictionary_fields, kernel_version
+from .fingerprints import FIELDS, dictionary_fields, kernel_version, recorded_options
 from ..searching.options import make_options
 from ..registry.registries import Registries
 from .records import RunFileError, check_record
@@ -223,7 +223,8 @@ class _Proof:
         options = settings.get("options") or {}
         if not isinstance(options, dict):
             raise Hole("settings: 'options' is not an object")
-        opts = make_options("bnb", searcher.Options, options)  # typed as recorded
+        # typed as recorded; buckets an older run left to since-changed defaults, from its fingerprint
+        opts = make_options("bnb", searcher.Options, recorded_options(searcher, options, recorded))
         # the registered bnb (its buckets and switch settings), typed loosely:
         # the package core does not import its plugins
         self.bnb = searcher(opts)

@@ -19,7 +19,7 @@ from helpers import exe, run_bnb
 
 from boggle_opt.proofs import class_tasks
 from boggle_opt.proofs.board_classes import (
-    BUCKETS_2, BUCKETS_3, ClassSpace, cell_buckets, class_name, letter_mask, parse_buckets,
+    BUCKETS_1, BUCKETS_3, ClassSpace, cell_buckets, class_name, letter_mask, parse_buckets,
 )
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.tree import cell_order, class_cell_order
@@ -266,7 +266,7 @@ def test_switch_score_reaches_the_kernel(
 def test_cli_4x4_starts_checkpoints_and_resumes(
     tmp_path: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]
 ) -> None:
-    """4x4 with the default buckets (1,068,363 classes) starts at once, writes
+    """4x4 with the default buckets (67,257 classes, more than are cost-ordered) starts at once, writes
     each class as it finishes, in the fixed order of ``ClassSpace``, and a
     resumed run goes on from there without redoing any. A small word list and
     a min score no class reaches keep each class to a root bound."""
@@ -281,9 +281,9 @@ def test_cli_4x4_starts_checkpoints_and_resumes(
                     "-o", "min-score", "100000", "--time", "4", "--progress", "none", "--out", str(out))
     assert first.returncode == INCOMPLETE, first.stderr  # stopped by its budget
     before = _class_records(out)
-    assert 20 <= len(before) < 1_068_363
+    assert 20 <= len(before) < 67_257
     g = Geometry(4, 4)
-    space = ClassSpace(g, [len(b) for b in cell_buckets(g, parse_buckets(BUCKETS_3), parse_buckets(BUCKETS_2))])
+    space = ClassSpace(g, [len(b) for b in cell_buckets(g, parse_buckets(BUCKETS_3), parse_buckets(BUCKETS_1))])
     sequence = [class_name(c) for c in itertools.islice(space, 3 * len(before) + 1000)]
     assert before == sequence[: len(before)]  # one process: exactly the fixed order
     second = run_cli("run", "--resume", str(out), "--time", "6", "--jobs", "2", "--progress", "none")

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import pytest
 
 from boggle_opt.proofs.board_classes import (
+    BUCKETS_1,
     BUCKETS_2,
     BUCKETS_3,
     BucketError,
@@ -20,6 +21,7 @@ from boggle_opt.proofs.board_classes import (
     class_name,
     corner_cells,
     count_classes,
+    default_buckets,
     enumerate_classes,
     iterate_classes,
     parse_buckets,
@@ -81,6 +83,25 @@ def test_4x4_default_buckets_burnside() -> None:
     assert n == formula
     # about 2 s here; plain Python over the 8.5 million assignments took minutes
     assert seconds < 60
+
+
+@pytest.mark.parametrize(("size", "total"), [((3, 3), 2_862), ((3, 4), 1_863), ((4, 4), 67_257)])
+def test_default_buckets_and_their_counts(size: tuple[int, int], total: int) -> None:
+    """3 buckets; from 3x4 up one bucket in the corners (every letter). On
+    4x4, Burnside's count with one corner bucket is (3^12 + 2*3^3 + 3*3^6 +
+    2*3^7) / 8 (the formula above with c = 1); the research line's 2 corner
+    buckets stay one option away."""
+    g = Geometry(*size)
+    main, corners = default_buckets(g)
+    assert main == BUCKETS_3 and corners == ("" if g.n <= 9 else BUCKETS_1)
+    buckets = cell_buckets(g, parse_buckets(main), parse_buckets(corners) if corners else None)
+    counts = [len(b) for b in buckets]
+    assert count_classes(g, counts) == total
+    if g.n == 16:
+        assert total == (3**12 + 2 * 3**3 + 3 * 3**6 + 2 * 3**7) // 8
+        assert [len(b) for b in buckets[0]] == [26] and buckets[0] == [BUCKETS_1]
+    else:
+        assert sum(1 for _ in iterate_classes(g, counts)) == total
 
 
 @pytest.mark.parametrize(("cols", "rows"), [(1, 1), (1, 3), (2, 2), (2, 3), (3, 3), (3, 4)])

@@ -120,3 +120,29 @@ def test_resume_with_changed_constraints_is_refused(
     assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
     assert "--resume refused: the constraints" in r.stderr and "(constraints: " in r.stderr
     assert out.read_bytes() == before
+
+
+def test_a_run_left_to_older_default_buckets_resumes_and_verifies_with_them(
+    tmp_path: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
+    """A run file whose options left the buckets to the defaults of its day
+    (3x4 and 4x4 corners had 2 buckets until they got 1) keeps the buckets
+    its fingerprint records: --resume and verify use them, not today's."""
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(WORDS) + "\n")
+    out = tmp_path / "run.jsonl"
+    r = run_cli("run", "--searcher", "bnb", "--size", "2x3", "--wordlist", str(words),
+                "-o", "min-score", "6", "-o", "buckets", "aeiosuy bcdfghjklmnpqrtvwxz",
+                "-o", "corner-buckets", "abcdefghijklmnopqrstuvwxyz", "--progress", "none", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    label = json.loads(out.read_text().splitlines()[0])["settings"]["fingerprint"]["buckets"]
+    assert label == "aeiosuy bcdfghjklmnpqrtvwxz / corners abcdefghijklmnopqrstuvwxyz"
+    # as if both had been the defaults when it ran
+    _edit_start(out, lambda s: s["options"].update({"buckets": "", "corner-buckets": ""}))  # type: ignore[attr-defined]
+    r = run_cli("run", "--resume", str(out), "--progress", "none")
+    assert r.returncode == 0, r.stderr
+    starts = [json.loads(line) for line in out.read_text().splitlines() if '"type": "start"' in line]
+    assert [s["settings"]["fingerprint"]["buckets"] for s in starts] == [label, label]
+    r = run_cli("verify", str(out))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "corners abcdefghijklmnopqrstuvwxyz" in r.stdout
