@@ -68,8 +68,9 @@ DEFAULT_SWITCH = 1.5
 #: the kernel multiplies switch x 100 by the min score in 64-bit integers
 MAX_SWITCH = 1e6
 #: sizes with at most this many classes are solved biggest first by the cost
-#: model (3x4 default buckets: 27,135 classes costed in about 2 s); more come
-#: lazily in the fixed shuffled order of ``ClassSpace``
+#: model (3x4 with 2 corner buckets: 27,135 classes costed in about 2 s; 3x4's
+#: default, one: 1,863); more (4x4: 67,257) come lazily in the fixed
+#: shuffled order of ``ClassSpace``
 COST_ORDER_MAX = 50_000
 
 
