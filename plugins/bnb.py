@@ -32,11 +32,13 @@ from boggle_opt.proofs.board_classes import (
     Calibration,
     ClassSpace,
     CostModel,
+    buckets_label,
     cell_buckets,
     class_name,
     count_classes,
     default_buckets,
     parse_buckets,
+    split_label,
 )
 from boggle_opt.proofs.class_tasks import (
     ClassContext, ClassResult, ClassTask, Ledger, check_task_record, part_key, tasks_left,
@@ -158,8 +160,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         main = parse_buckets(opts.buckets or default)
         corner_text = opts.corner_buckets or ("" if opts.buckets else default_corners)
         corners = parse_buckets(corner_text) if corner_text else None
-        label = " ".join(main) + (" / corners " + " ".join(corners) if corners else "")
-        return label, cell_buckets(geometry, main, corners)
+        return buckets_label(main, corners), cell_buckets(geometry, main, corners)
 
     def switch_settings(self, geometry: Geometry) -> tuple[int, int]:
         """The kernel's ``switch_pct`` and ``switch_score`` for this size."""
@@ -179,7 +180,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         label = recorded.get("buckets")
         given = [out.get(k) for k in ("buckets", "corner-buckets", "corner_buckets")]
         if isinstance(label, str) and label and not any(given):
-            main, _, corners = label.partition(" / corners ")
+            main, corners = split_label(label)
             out.pop("corner_buckets", None)
             out["buckets"] = main
             if corners:

@@ -60,6 +60,21 @@ def cell_buckets(geometry: Geometry, buckets: list[str], corners: list[str] | No
     return [corners if c in corner and corners else buckets for c in range(geometry.n)]
 
 
+#: between the buckets and the corners' buckets in a label
+CORNERS_SEPARATOR = " / corners "
+
+
+def buckets_label(main: list[str], corners: list[str] | None) -> str:
+    """The buckets as run files record them: ``"aeijou ... / corners ..."``."""
+    return " ".join(main) + (CORNERS_SEPARATOR + " ".join(corners) if corners else "")
+
+
+def split_label(label: str) -> tuple[str, str]:
+    """A label's buckets and corner buckets ("" if the corners have none of their own)."""
+    main, _, corners = label.partition(CORNERS_SEPARATOR)
+    return main, corners
+
+
 def parse_buckets(text: str) -> list[str]:
     """Buckets separated by spaces or ``|``; they must cover a-z exactly once."""
     parts = text.replace("|", " ").lower().split()

@@ -19,7 +19,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .board_classes import BucketError, cell_buckets, class_letters, class_name, letter_mask, parse_buckets
+from .board_classes import (
+    BucketError, cell_buckets, class_letters, class_name, letter_mask, parse_buckets, split_label,
+)
 from ..core.branch import ClassSolver
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
@@ -182,7 +184,7 @@ def label_buckets(label: str, geometry: Geometry) -> list[list[str]]:
     """Each cell's buckets from their label in a run file (``"aeijou ... / corners ..."``)."""
     key = (label, geometry.size)
     if key not in _LABELS:  # a 4x4 proof's file holds a million records of one label
-        main, _, corners = label.partition(" / corners ")
+        main, corners = split_label(label)
         _LABELS[key] = cell_buckets(geometry, parse_buckets(main), parse_buckets(corners) if corners else None)
     return _LABELS[key]
 
