@@ -14,3 +14,7 @@ RULE = "standard"
 SIZE = "4x4"
 #: the time budget of a run given no budget, for a searcher that is not exhaustive
 SECONDS = 60.0
+#: worker processes a run may start at most, wherever the number comes from
+#: (``--jobs``, a run file, ``search(jobs=...)``): each holds the dictionary, so
+#: thousands are a typo, and ``--jobs 9223372036854775807`` tried to spawn that many
+MAX_JOBS = 256

@@ -15,8 +15,9 @@ from ..searching.options import INT_MAX
 #: seeds are numpy's: whole numbers from 0 (a run file records the one used)
 SEED_MAX = 2**64 - 1
 
-#: ``run --jobs`` at most (local worker processes, or a local Dask cluster's)
-MAX_JOBS = 256
+#: ``--jobs`` at most: the one cap of every run (``RunSpec.build`` checks it
+#: whatever the number comes from); here for the argument's own message
+MAX_JOBS = defaults.MAX_JOBS
 
 #: how a command's user gives a board size (``boards.geometry_for``'s hint)
 CLI_SIZE = "--size CxR"
@@ -45,8 +46,7 @@ def score(text: str) -> int:
 
 
 def jobs(text: str) -> int:
-    """A run's processes: each holds the dictionary, so thousands are a typo
-    (``--jobs 9223372036854775807`` tried to spawn that many)."""
+    """A run's processes, at most ``defaults.MAX_JOBS``."""
     return whole_number(text, 1, MAX_JOBS)
 
 

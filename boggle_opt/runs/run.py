@@ -23,7 +23,7 @@ from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..dictionary.dictionary import Dictionary
 from ..registry.dictionaries import load_dictionary
-from ..searching.driver import Budget, Consumer, Driver, RunState
+from ..searching.driver import Budget, Consumer, Driver, RunState, check_jobs
 from ..proofs.executor import Executor, ExecutorSettings
 from .fingerprints import check_resume, fingerprint, recorded_options
 from ..main_guard import refuse_in_starting_worker, refuse_unguarded
@@ -145,8 +145,10 @@ class RunSpec:
         opts = make_options(name, found.Options, options)
         if budget is None or budget.unlimited:
             budget = remaining_budget(resume) if resume is not None else default_budget(found)
-        if jobs < 1:
-            raise BoggleOptError(f"jobs must be >= 1, got {jobs}")
+        # a resumed run without --jobs takes its file's number: say so if it is too many
+        if resume is not None and jobs == resume.jobs:
+            check_jobs(jobs, f"run file {resume.path!r} settings: ", "; give --jobs N to resume it")
+        check_jobs(jobs)
         if seed is not None and not 0 <= seed < 2**64:  # numpy's seeds
             raise BoggleOptError(f"seed must be a whole number from 0 to 2**64 - 1, got {seed}")
         geometry = size_geometry(size or defaults.SIZE)

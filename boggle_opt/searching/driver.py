@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (boggle_opt.lazy)
     from ..lazy import numpy as np
 
+from .. import defaults
 from ..constraints.fixed import require_support
 from ..core.errors import BoggleOptError
 from ..proofs.executor import ExecutorLost
@@ -98,6 +99,14 @@ class Consumer(Protocol):
 DRAIN_SECONDS = 5.0
 
 
+def check_jobs(jobs: int, where: str = "", hint: str = "") -> None:
+    """The one cap on a run's processes (``defaults.MAX_JOBS``), wherever the
+    number comes from: ``RunSpec.build`` checks it before any work, the driver
+    again for one made by hand. ``where`` and ``hint`` frame the message."""
+    if not 1 <= jobs <= defaults.MAX_JOBS:
+        raise BoggleOptError(f"{where}jobs must be 1 to {defaults.MAX_JOBS}, got {jobs}{hint}")
+
+
 class _Stop(Exception):
     pass
 
@@ -136,6 +145,7 @@ class Driver:
         resume_segment: int = 0,
     ) -> None:
         require_support(searcher, problem.constraints)
+        check_jobs(jobs)
         self.searcher = searcher
         self.problem = problem
         self.budget = budget
