@@ -8,6 +8,7 @@ proof, its word list not found); 2 bad arguments.
 from __future__ import annotations
 
 import argparse
+import textwrap
 from typing import Any, TextIO
 
 from ..registry.registries import Registries
@@ -16,13 +17,27 @@ from ..registry.registries import Registries
 NOT_VERIFIED = 3
 
 
-def _count(text: str) -> int:
+def _recheck(text: str) -> int | None:
+    if text == "all":
+        return None
+    if text == "auto":
+        return -1
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, 'auto' or 'all', got {text[:40]!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text[:40]!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {text[:40]!r}")
     return value
 
 
@@ -30,21 +45,30 @@ def add_parser(sub: Any) -> None:
     """Add the ``verify`` command to the CLI's subparsers."""
     p = sub.add_parser(
         "verify",
-        help="check a proof's run file: every class once, fingerprint, scores",
+        help="check a proof's run files: every class once, fingerprint, scores, witnesses",
         description=(
-            "Check a bnb run file without trusting its summary: every class of the class space "
-            "recorded exactly once (split pieces partitioning their class), the word list re-read "
-            "and hashed against the fingerprint, every board re-scored, and --recheck classes "
-            "solved again by another method. Exit status 0: verified; 3: not (the first hole is "
-            "named); 1: the file cannot be checked."
+            "Check the run files of one bnb proof (a whole run, or all of its shards) without trusting "
+            "their summaries: every class of the class space recorded exactly once over the files, the "
+            "word list re-read and hashed against the fingerprint, every class record consistent on its "
+            "own and every board re-scored; then independent witnesses that no board was left out: seeded "
+            "climbs, the one-change neighbours of the recorded boards, and class records re-solved within "
+            "a time budget. Exit status 0: verified; 3: not (the first hole is named); 1: the files "
+            "cannot be checked."
         ),
     )
-    p.add_argument("runfile", metavar="RUNFILE", help="the run file of a bnb run (--out)")
+    p.add_argument("runfiles", nargs="+", metavar="RUNFILE",
+                   help="the run file(s) of one bnb proof (--out; .jsonl.gz is read too)")
     p.add_argument(
-        "--recheck", type=_count, default=3, metavar="N",
-        help="re-solve N class records drawn at random by another method and compare (default 3; 0: none)",
+        "--recheck", type=_recheck, default=-1, metavar="N|auto|all",
+        help="class records re-solved by the compiled kernel: auto (default) as many as --budget allows, "
+             "the classes of the best boards and of the highest root bounds first; N: that many; "
+             "all: every one (as costly as the proof); 0: none",
     )
-    p.add_argument("--seed", type=int, default=1, help="seed of the --recheck draw (default 1)")
+    p.add_argument(
+        "--budget", type=_seconds, metavar="SECONDS",
+        help="seconds of re-solving for --recheck auto (default: 3%% of the proof's recorded CPU, at least 5)",
+    )
+    p.add_argument("--seed", type=int, default=1, help="seed of the witnesses' climbs and draw (default 1)")
     p.add_argument(
         "--wordlist", metavar="PATH",
         help="read the word list from here instead of the name the run file records (it must hash the same)",
@@ -53,17 +77,22 @@ def add_parser(sub: Any) -> None:
 
 
 def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    from ..runs.verify import Hole, verify_run
+    from ..runs.verify import Hole, verify_runs
 
     try:
-        result = verify_run(ns.runfile, regs, recheck=ns.recheck, seed=ns.seed, wordlist=ns.wordlist)
+        result = verify_runs(ns.runfiles, regs, recheck=ns.recheck, seed=ns.seed, wordlist=ns.wordlist,
+                             budget=ns.budget)
     except Hole as hole:
         out.write(f"NOT verified: {hole}\n")
         return NOT_VERIFIED
-    out.write(result.summary() + "\n")
-    out.write(
-        f"# {result.records:,} class records in {result.segments} segment(s) checked in {result.seconds:.1f} s\n"
-    )
+    # a person reads these: 80 columns, never a path or a board broken
+    wrap = textwrap.TextWrapper(79, subsequent_indent="  ", break_on_hyphens=False, break_long_words=False)
+    out.write(wrap.fill(result.summary()) + "\n")
+    wrap.initial_indent, wrap.subsequent_indent = "# ", "#   "
+    lines = [*result.details(), f"{result.records:,} class records in {result.segments} segment(s) checked in "
+             f"{result.seconds:.1f} s (the proof recorded {result.cpu_recorded:,.1f} s of class CPU)"]
+    for line in lines:
+        out.write(wrap.fill(line) + "\n")
     if result.kernel_note:
         out.write(f"# note: {result.kernel_note} (classes were re-counted and rechecked here, not re-run)\n")
     return 0

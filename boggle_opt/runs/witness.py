@@ -1,0 +1,246 @@
+"""Independent witnesses that a proof's run files hid no board.
+
+Each class record is checked on its own (``proofs.class_records``), but a
+record that leaves a board out, consistently with every other record, is
+still consistent. What catches it is work the files did not do:
+
+- **climbs**: seeded steepest-ascent climbs from random boards (letters
+  drawn as the word list uses them); every local optimum at or above the
+  min score must be recorded;
+- **closure**: every board one letter change or one swap of two cells away
+  from a recorded board, scoring at least the min score, must be recorded
+  too (the boards of a proof cluster: on the 3x3 embedded proof at 500, 123
+  of 128 boards have such a neighbour among the others);
+- **re-solving**: chosen class records are solved again with the compiled
+  kernel and must give the same boards and root bound: the classes of the
+  best boards, those with the highest recorded root bounds, then a seeded
+  random draw, within a time budget; a class too costly for its share is
+  re-solved in one piece (a few cells fixed to letters of one of its boards);
+- **the kernel**: one small task is solved again by the kernel's source run
+  as plain Python (or by brute force), so a miscompiled kernel does not
+  check itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (boggle_opt.lazy)
+    from ..lazy import numpy as np
+
+from ..boards import board_text, steepest_ascent
+from ..core.geometry import Geometry
+from ..core.tree import cell_order
+from ..proofs.class_tasks import ClassContext, ClassTask, parse_class_name, parse_part
+from ..searching.interface import Problem
+
+
+class Unrecorded(Exception):
+    """A witness found what the records do not hold: one line."""
+
+
+@dataclass
+class Record:
+    """A solved class record, as the witnesses need it."""
+
+    name: str
+    part: str
+    sets: list[str]
+    boards: set[str]
+    root_bound: int | None
+    seconds: float
+    where: str
+    #: the best recorded board's score (-1: none)
+    best: int = -1
+
+    @property
+    def label(self) -> str:
+        return f"class {self.name}{' piece ' + self.part if self.part else ''} ({self.where})"
+
+
+@dataclass
+class Witnessed:
+    """What the witnesses did, for verify's report."""
+
+    climbs: int = 0
+    climb_hits: int = 0
+    closure_boards: int = 0
+    closure_tried: int = 0
+    resolved: list[str] = field(default_factory=list)
+    resolved_whole: int = 0
+    resolve_seconds: float = 0.0
+    kernel_check: str = ""
+
+
+def climbs(problem: Problem, found: set[str], min_score: int, restarts: int, seed: int) -> int:
+    """Run ``restarts`` seeded climbs; raise ``Unrecorded`` at the first local
+    optimum >= ``min_score`` that no record holds. Returns how many reached it."""
+    rng = np.random.default_rng(seed)
+    freqs = problem.letter_frequencies()
+    geometry = problem.geometry
+    hits = 0
+    for _ in range(restarts):
+        start = board_text(rng.choice(26, size=geometry.n, p=freqs))
+        board, score = steepest_ascent(problem, start, problem.score(start))
+        if score >= min_score:
+            hits += 1
+            if geometry.canonical(board) not in found:
+                raise Unrecorded(
+                    f"witness: a climb (seed {seed}) reached {geometry.canonical(board)} ({score} points, "
+                    f">= the min score {min_score}), which no class record holds"
+                )
+    return hits
+
+
+def near(board: str, score: Callable[[str], int], neighbourhood: Callable[[str], list[int]], n: int,
+         min_score: int) -> Iterable[str]:
+    """Boards one letter change or one swap of two cells from ``board`` that
+    score at least ``min_score``."""
+    scores = neighbourhood(board)
+    for cell in range(n):
+        for letter in range(26):
+            if scores[cell * 26 + letter] >= min_score and board[cell] != chr(97 + letter):
+                yield board[:cell] + chr(97 + letter) + board[cell + 1:]
+    for i, j in itertools.combinations(range(n), 2):
+        if board[i] != board[j]:
+            cells = list(board)
+            cells[i], cells[j] = cells[j], cells[i]
+            swapped = "".join(cells)
+            if score(swapped) >= min_score:
+                yield swapped
+
+
+def closure(problem: Problem, found: set[str], boards: list[tuple[str, int]], min_score: int,
+            limit: int) -> int:
+    """Every neighbour (``near``) of the best ``limit`` recorded boards that
+    reaches the min score is recorded; returns how many boards were tried."""
+    geometry = problem.geometry
+    scorer = problem.dictionary.scorer(geometry)
+    tried = 0
+    for board, score in sorted(boards, key=lambda bs: (-bs[1], bs[0]))[:limit]:
+        tried += 1
+        for other in near(board, scorer.score, scorer.neighbourhood, geometry.n, min_score):
+            canonical = geometry.canonical(other)
+            if canonical not in found:
+                raise Unrecorded(
+                    f"witness: {canonical} ({scorer.score(other)} points, >= the min score {min_score}) is one "
+                    f"change from the recorded {board} ({score}), and no class record holds it"
+                )
+    return tried
+
+
+def narrowed(record: Record, factor: float, geometry: Geometry, rng: random.Random) -> tuple[str, list[str]]:
+    """A piece of the record's task about ``factor`` times smaller: cells fixed,
+    in the kernel's cell order, to the letters of one of its boards (else of
+    a random board of the task). Returns the piece's part key and letter sets."""
+    sets = list(record.sets)
+    if record.boards:
+        target = min(record.boards)
+        # the orientation of the board that lies in the task
+        variant = next(v for v in geometry.variants(target) if all(b in s for b, s in zip(v, sets)))
+    else:
+        variant = "".join(rng.choice(s) for s in sets)
+    part = list(parse_part(record.part))
+    shrunk = 1.0
+    for cell in cell_order(geometry):
+        if shrunk >= factor:
+            break
+        if len(sets[cell]) > 1:
+            shrunk *= len(sets[cell])
+            sets[cell] = variant[cell]
+            part.append((cell, ord(variant[cell]) - 97))
+    key = ".".join(f"{cell}{chr(97 + letter)}" for cell, letter in part)
+    return key, sets
+
+
+def in_sets(board: str, sets: list[str], geometry: Geometry) -> bool:
+    return any(all(b in s for b, s in zip(v, sets)) for v in geometry.variants(board))
+
+
+class Resolver:
+    """Solves class records again with the compiled kernel, within a budget."""
+
+    def __init__(self, context: ClassContext, geometry: Geometry, same_kernel: bool, seed: int) -> None:
+        self.context = context
+        self.geometry = geometry
+        self.same_kernel = same_kernel
+        self.rng = random.Random(seed)
+
+    def check(self, record: Record, cap: float, result: Witnessed) -> None:
+        """Re-solve ``record`` (a piece of it if its recorded time is past ``cap``)."""
+        geometry = self.geometry
+        factor = record.seconds / cap if cap > 0 else 1.0
+        part, sets = (record.part, record.sets) if factor <= 1.0 else narrowed(record, factor, geometry, self.rng)
+        task = ClassTask(parse_class_name(record.name), parse_part(part))
+        started = time.perf_counter()
+        solved = self.context.run(task)
+        result.resolve_seconds += time.perf_counter() - started
+        got = {geometry.canonical(b) for b, _ in solved.boards}
+        want = {b for b in record.boards if in_sets(b, sets, geometry)}
+        label = record.label if part == record.part else f"{record.label}, its piece {part}"
+        if got != want:
+            missing = sorted(got - want)
+            detail = (f"board {missing[0]} is not in the record" if missing
+                      else f"the recorded board {sorted(want - got)[0]} is not found")
+            raise Unrecorded(
+                f"witness: {label} solved again gives {len(got)} boards >= the min score, the record "
+                f"{len(want)}: {detail}"
+            )
+        if part == record.part == "" and self.same_kernel and record.root_bound is not None \
+                and solved.root_bound != record.root_bound:
+            raise Unrecorded(
+                f"witness: {label} solved again has root bound {solved.root_bound}, the record {record.root_bound}"
+            )
+        result.resolved.append(label)
+        if part == record.part:
+            result.resolved_whole += 1
+
+
+class Chooser:
+    """The records to re-solve, most telling first, chosen as they stream by
+    (memory for ``keep`` records): the three holding the best boards, the
+    three with the highest recorded root bounds, then a seeded uniform draw
+    of the rest; every record when ``keep`` is None."""
+
+    TOP = 3
+
+    def __init__(self, keep: int | None, seed: int) -> None:
+        self.keep = keep
+        self.rng = random.Random(seed)
+        self.best: list[Record] = []
+        self.bound: list[Record] = []
+        self.drawn: list[Record] = []
+        self.seen = 0
+
+    def offer(self, record: Record) -> None:
+        if self.keep is None:
+            self.drawn.append(record)
+            return
+        if record.boards:
+            self.best = sorted([*self.best, record], key=lambda r: -r.best)[:self.TOP]
+        if record.root_bound is not None:
+            self.bound = sorted([*self.bound, record], key=lambda r: -(r.root_bound or 0))[:self.TOP]
+        # reservoir sampling: every record equally likely, in one pass
+        if self.seen < self.keep:
+            self.drawn.append(record)
+        else:
+            j = self.rng.randrange(self.seen + 1)
+            if j < self.keep:
+                self.drawn[j] = record
+        self.seen += 1
+
+    def chosen(self) -> list[Record]:
+        out: list[Record] = []
+        seen: set[int] = set()
+        for r in itertools.chain(self.best, self.bound, self.drawn):
+            if id(r) not in seen:
+                out.append(r)
+                seen.add(id(r))
+        return out
