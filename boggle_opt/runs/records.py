@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable, Mapping
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
+from .files import open_regular, refuse_irregular
 
 
 class RunFileError(BoggleOptError):
@@ -33,33 +34,73 @@ def is_record_line(line: bytes) -> bool:
         return False
 
 
+#: the longest line a run file may have (a record of a class with many boards
+#: is some kilobytes): a longer one is no record, and is never held in memory whole
+LINE_LIMIT = 64 * 2**20
+#: bytes read at a time while skipping the rest of a line over ``LINE_LIMIT``
+_SKIP_CHUNK = 1 << 20
+
+
+def numbered_lines(path: str) -> Iterator[tuple[int, bytes | None]]:
+    """Each line of run file ``path`` with its number, without its line break;
+    None for a line over ``LINE_LIMIT`` (skipped, not read into memory). The
+    file must be a regular file: a FIFO or a device (``/dev/zero`` never ends)
+    is refused before it is read."""
+    refuse_irregular(path, "run file")
+    try:
+        handle = os.fdopen(open_regular(path, os.O_RDONLY, "run file"), "rb", buffering=_SKIP_CHUNK)
+    except OSError as exc:
+        raise RunFileError(f"cannot read run file {path!r}: {exc.strerror}") from None
+    with handle:
+        try:
+            number = 0
+            while True:
+                line = handle.readline(LINE_LIMIT + 1)
+                if not line:
+                    return
+                number += 1
+                if line.endswith(b"\n"):
+                    yield number, line[:-1]
+                elif len(line) <= LINE_LIMIT:
+                    yield number, line  # the last line, without its break
+                else:
+                    while line and not line.endswith(b"\n"):
+                        line = handle.readline(_SKIP_CHUNK)
+                    yield number, None
+        except OSError as exc:
+            raise RunFileError(f"cannot read run file {path!r}: {exc.strerror}") from None
+
+
 def read_numbered(path: str) -> list[tuple[int, dict[str, Any]]]:
     """Every record of a run file with its line number, checked, the first a
     start record. The file's tail, whatever follows its last whole record (a
     torn last line, NUL bytes or junk left by a crash), is skipped: a resumed
     run cuts it off before appending (``runfile.drop_torn_tail``). A line
-    before that record that is not one is an error naming the line."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise RunFileError(f"cannot read run file {path!r}: {exc.strerror}") from None
-    lines = data.split(b"\n")
-    last = len(lines)
-    while last and not is_record_line(lines[last - 1]):
-        last -= 1
+    before that record that is not one is an error naming the line. Read line
+    by line, each at most ``LINE_LIMIT`` long."""
     records: list[tuple[int, dict[str, Any]]] = []
-    for number, raw in enumerate(lines[:last], 1):
+    bad: str | None = None  # why the first line since the last record is not one
+    for number, raw in numbered_lines(path):
+        where = f"run file {path!r} line {number}"
+        if raw is None:
+            bad = bad or f"{where} is longer than {LINE_LIMIT // 2**20} MiB"
+            continue
         if not raw.strip():
             continue
         try:
-            line = raw.decode("utf-8")
+            record = json.loads(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:
-            raise RunFileError(f"run file {path!r} line {number} is not text (byte {exc.start})") from None
-        try:
-            record = json.loads(line)
+            bad = bad or f"{where} is not text (byte {exc.start})"
+            continue
         except (json.JSONDecodeError, RecursionError):
-            raise RunFileError(f"run file {path!r} line {number} is not JSON") from None
-        records.append((number, check_record(record, f"run file {path!r} line {number}")))
+            bad = bad or f"{where} is not JSON"
+            continue
+        if not isinstance(record, dict):
+            bad = bad or f"{where}: not a record (expected a JSON object)"
+            continue
+        if bad is not None:  # a line that is no record, before one that is
+            raise RunFileError(bad)
+        records.append((number, check_record(record, where)))
     starts = [(number, r["settings"]) for number, r in records if r.get("type") == "start"]
     if not starts:
         raise RunFileError(f"{path!r} is not a boggle-opt run file (no start record)")

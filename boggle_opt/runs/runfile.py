@@ -19,10 +19,11 @@ from typing import Any
 
 from ..searching.driver import RunState, StopRun
 from .events import event_record, finish_record, progress_record, start_record
+from .files import open_regular, refuse_irregular
 from .lock import run_lock
 from .records import (
-    ELAPSED_KINDS, RunFileError as RunFileError, Segment, is_record_line, read_numbered, recorded_boards,
-    segment_budget,
+    ELAPSED_KINDS, LINE_LIMIT, RunFileError as RunFileError, Segment, is_record_line, read_numbered,
+    recorded_boards, segment_budget,
 )
 from ..searching.interface import Event
 
@@ -58,7 +59,7 @@ class RunFileWriter:
         self.path = path
         self._fd: int | None = None
         try:
-            self._fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+            self._fd = open_regular(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, "run file")
             if resume:
                 drop_torn_tail(self._fd)
             elif os.fstat(self._fd).st_size > 0:
@@ -135,13 +136,16 @@ def not_empty(path: str) -> RunFileError:
 def refuse_not_empty(path: str) -> None:
     """Refuse a new run's ``--out`` file that holds something, before the run is
     built (the writer checks again once the file is locked); a run writing it
-    is named first (``RunFileLocked``)."""
+    is named first (``RunFileLocked``). A FIFO or a device is refused too: it
+    would block the open, or never end."""
+    refuse_irregular(path, "run file")
     try:
         size = os.stat(path).st_size
     except OSError:
         return  # missing (made by the run) or unreadable (the writer says why)
-    if size > 0 and os.path.isfile(path):
-        with run_lock(path, create=False):
+    if size > 0:
+        # only to name a run writing it: no label of ours comes or goes
+        with run_lock(path, create=False, label=False):
             pass
         raise not_empty(path)
 
@@ -151,27 +155,34 @@ def drop_torn_tail(fd: int) -> None:
     appending: the tail after that record (a line torn by a kill or a full
     disk, the NUL bytes a power loss leaves, any junk) is cut off, as the
     reader skips it; a whole last record that lost only its line break gets
-    one back. A file with no whole record is left as it is."""
+    one back. A file with no whole record is left as it is. A line over
+    ``records.LINE_LIMIT`` is no record here either, and is never read whole."""
     size = os.lseek(fd, 0, os.SEEK_END)
-    pos, buf = size, b""
-    while size:
-        body = buf[:-1] if buf.endswith(b"\n") else buf
-        nl = body.rfind(b"\n")
-        if nl < 0 and pos > 0:  # the line may begin further back
-            step = min(pos, TAIL_CHUNK)
-            pos -= step
-            buf = os.pread(fd, step, pos) + buf
-            continue
-        if is_record_line(body[nl + 1:]):
-            end = pos + len(buf)
+    end = size  # the file up to ``end`` still holds the last whole record, if any
+    while end > 0:
+        # the last line before ``end``: from ``start`` to ``stop``, its break (if any) at ``stop``
+        stop = end - 1 if os.pread(fd, 1, end - 1) == b"\n" else end
+        start = _line_start(fd, stop)
+        if stop - start <= LINE_LIMIT and is_record_line(os.pread(fd, stop - start, start)):
             if end < size:
                 os.ftruncate(fd, end)
-            if not buf.endswith(b"\n"):
+            if stop == end:
                 os.write(fd, b"\n")
             return
-        if nl < 0:
-            return
-        buf = body[:nl + 1]
+        end = start
+
+
+def _line_start(fd: int, stop: int) -> int:
+    """Where the line that ends at ``stop`` begins: just after the line break
+    before it, or 0; looked for backwards a chunk at a time."""
+    pos = stop
+    while pos > 0:
+        step = min(pos, TAIL_CHUNK)
+        pos -= step
+        nl = os.pread(fd, step, pos).rfind(b"\n")
+        if nl >= 0:
+            return pos + nl + 1
+    return 0
 
 
 @dataclass

@@ -1,0 +1,169 @@
+"""The files a command may read and write: regular files only, and no output
+over a run file or over a file the same command reads or writes.
+
+A FIFO blocks ``open()`` until someone opens its other end, and a device such
+as ``/dev/zero`` never ends, so run files and outputs are regular files, said
+in one line before anything opens them (``refuse_irregular``) and checked
+again on the open descriptor (``open_regular``), which never blocks. A run is
+hours of work: ``check_paths`` refuses, before any work, an output that is
+the same file (by identity: symlinks and hard links count) as the run file or
+an input of the same command, or that is a run file already; ``write_output``
+checks again when it writes, into a temporary file renamed into place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..core.errors import BoggleOptError
+
+#: bytes of a file read to tell whether it is a run file (its first line is a start record)
+RUN_FILE_PREFIX = 1 << 20
+
+
+class FileRefused(BoggleOptError):
+    """A path a command may not read or write: not a regular file, or an output
+    over a run file or over the command's own input (a bad argument)."""
+
+
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular file is, for a message."""
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _not_regular(what: str, path: str, mode: int) -> FileRefused:
+    return FileRefused(f"{what} {path!r} is {kind_of(mode)}, not a regular file")
+
+
+def refuse_irregular(path: str, what: str) -> None:
+    """Refuse ``path`` (``what``: "run file", "--report", ...) if it exists and,
+    links followed, is not a regular file; a missing or unreadable one is left
+    to the open that follows, which says why."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    if not stat.S_ISREG(mode):
+        raise _not_regular(what, path, mode)
+
+
+def open_regular(path: str, flags: int, what: str, mode: int = 0o666) -> int:
+    """``os.open(path, flags)`` that never blocks (a FIFO would wait for a
+    writer or a reader) and refuses anything but a regular file; ``OSError``
+    as ``os.open`` raises it."""
+    fd = os.open(path, flags | os.O_NONBLOCK | os.O_CLOEXEC, mode)
+    try:
+        st_mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(st_mode):
+            raise _not_regular(what, path, st_mode)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def is_run_file(path: str) -> bool:
+    """Whether ``path`` is a regular file whose first line is a start record,
+    read from a bounded prefix (a run file is never read whole to tell)."""
+    try:
+        fd = open_regular(path, os.O_RDONLY, "file")
+    except (OSError, ValueError, FileRefused):
+        return False
+    try:
+        with os.fdopen(fd, "rb") as f:
+            head = f.read(RUN_FILE_PREFIX)
+    except OSError:
+        return False
+    first = head.lstrip().split(b"\n", 1)[0]
+    try:
+        record = json.loads(first.decode("utf-8"))
+    except (ValueError, RecursionError):
+        # a first line longer than the prefix: a start record begins so
+        compact = b"".join(first[:200].split())
+        return compact.startswith(b'{"type":"start"')
+    return isinstance(record, dict) and record.get("type") == "start"
+
+
+@dataclass(frozen=True)
+class PathArg:
+    """One path a command was given: ``name`` as the user wrote it (``--out``,
+    ``RUNFILE``), whether the command writes it, and whether it is a run file."""
+
+    name: str
+    path: str
+    written: bool = False
+    run_file: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.path!r}"
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file: by device and inode when both exist
+    (symlinks and hard links count), by resolved path when one is yet to be made."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        pass
+    try:
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        return False
+
+
+def check_paths(args: Sequence[PathArg]) -> None:
+    """Refuse, in one line and before any work: a run file or an output that
+    exists and is not a regular file, an output that is already a run file,
+    and two paths of which one is written that name the same file."""
+    for arg in args:
+        if arg.written or arg.run_file:
+            refuse_irregular(arg.path, arg.name)
+    for i, first in enumerate(args):
+        for second in args[i + 1:]:
+            if (first.written or second.written) and same_file(first.path, second.path):
+                # named by the one that writes over the other (the output, if one is)
+                writer, other = (second, first) if second.written and not second.run_file else (first, second)
+                if not writer.written:
+                    writer, other = other, writer
+                raise FileRefused(f"{writer} is the same file as {other}, which it would overwrite: "
+                                  "write to another file")
+    for arg in args:
+        if arg.written and not arg.run_file and is_run_file(arg.path):
+            raise FileRefused(f"{arg} is a run file, which it would overwrite: write to another file")
+
+
+def write_output(path: str, text: str, what: str) -> None:
+    """Write an output (``what``: "--report", ...): never onto a run file or
+    anything but a regular file, and whole or not at all (a temporary file
+    beside it, renamed into place; a symlink's target is the one replaced)."""
+    check_paths([PathArg(what, path, written=True)])
+    target = os.path.realpath(path)
+    folder, name = os.path.split(target)
+    temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+    try:
+        # O_EXCL: the temporary name is ours alone; the umask applies as to any new file
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            if os.path.exists(target):  # an existing output keeps its permissions
+                os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
+            os.replace(temporary, target)
+        except BaseException:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+            raise
+    except OSError as exc:
+        raise BoggleOptError(f"cannot write {what} {path!r}: {exc.strerror or exc}") from None
