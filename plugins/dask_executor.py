@@ -18,17 +18,39 @@ imports Dask only when a run uses it.
 from __future__ import annotations
 
 import logging
+import os
 import time
+import warnings
 from concurrent.futures import CancelledError  # what Dask raises for cancelled futures
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 from boggle_opt import hookimpl
 from boggle_opt.proofs.executor import (
-    Done, ExecutorError, ExecutorLost, ExecutorSettings, Lost, WorkerSetup, for_child_processes,
+    Done, ExecutorError, ExecutorLost, ExecutorSettings, ExecutorWarning, Lost, WorkerSetup,
+    check_scheduler_address, for_child_processes,
 )
 
 INSTALL = "pip install 'boggle-opt[dask]'"
+
+#: seconds a run on an existing cluster waits with no worker connected before
+#: it says so (a scheduler restarted without its workers sits at 0 classes/s)
+ENV_NO_WORKERS = "BOGGLE_OPT_NO_WORKERS_TIMEOUT"
+NO_WORKERS_TIMEOUT = 60.0
+
+
+def no_workers_timeout() -> float:
+    """``$BOGGLE_OPT_NO_WORKERS_TIMEOUT`` (seconds), else ``NO_WORKERS_TIMEOUT``."""
+    text = os.environ.get(ENV_NO_WORKERS, "").strip()
+    if not text:
+        return NO_WORKERS_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise ExecutorError(f"{ENV_NO_WORKERS} must be a number of seconds > 0, got {text[:40]!r}")
+    return value
 
 
 def _quiet_dask_logs() -> None:
@@ -42,10 +64,35 @@ def _quiet_dask_logs() -> None:
         logger.setLevel(logging.ERROR)
 
 
+#: Dask's own floor for ``distributed.comm.timeouts.tcp``: its keep-alive
+#: sends 10 probes a second or more apart (``distributed.comm.tcp``), and a
+#: lower value fails every connection with ``AssertionError: Timeout too low``
+MIN_TCP_TIMEOUT = 11
+
+
+def _check_timeouts() -> None:
+    """Refuse, in one line, a ``distributed.comm.timeouts.tcp`` that Dask would
+    meet with an AssertionError on the first connection (or could not parse)."""
+    import dask
+    from dask.utils import parse_timedelta
+
+    value = dask.config.get("distributed.comm.timeouts.tcp", None)
+    try:
+        seconds = parse_timedelta(value, default="seconds")
+    except (KeyError, ValueError, TypeError):
+        seconds = None
+    if seconds is None or seconds < MIN_TCP_TIMEOUT:
+        raise ExecutorError(
+            f"distributed.comm.timeouts.tcp (DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP) is {str(value)[:40]!r}: "
+            f"Dask needs at least {MIN_TCP_TIMEOUT} s there (e.g. 20s; its default is 30s)"
+        )
+
+
 class DaskSession:
     """A Dask client (and the ``LocalCluster`` it started, if any)."""
 
-    def __init__(self, client: Any, cluster: Any, setup: WorkerSetup) -> None:
+    def __init__(self, client: Any, cluster: Any, setup: WorkerSetup,
+                 no_workers: float = NO_WORKERS_TIMEOUT) -> None:
         from distributed import KilledWorker
 
         from ._dask_worker import ContextPlugin, plugin_name, started_topic
@@ -66,6 +113,11 @@ class DaskSession:
         self._workers = (0.0, 1)  # (when counted, how many)
         #: the scheduler was found gone (``_lost``)
         self.gone = False
+        #: seconds without a worker before ``_idle`` says so; since when none
+        #: has been connected, and whether that stretch was reported
+        self.no_workers = no_workers
+        self._idle_since: float | None = None
+        self._idle_said = False
 
     def _on_started(self, event: tuple[float, list[str]]) -> None:
         key, worker = event[1]
@@ -89,11 +141,30 @@ class DaskSession:
         if now - counted >= 1.0:
             self._check()
             try:
-                n = max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})))
+                count = len(self.client.scheduler_info(n_workers=-1).get("workers", {}))
             except (OSError, CancelledError):  # no answer: gone, whether or not the client knows yet
                 raise self._lost() from None
+            self._idle(count, now)
+            n = max(1, count)
             self._workers = (now, n)
         return n
+
+    def _idle(self, count: int, now: float) -> None:
+        """Say once, after ``no_workers`` seconds, that the cluster has no
+        worker: tasks wait for ever, and the run shows only 0 classes/s."""
+        if count:
+            self._idle_since, self._idle_said = None, False
+        elif self._idle_since is None:
+            self._idle_since = now
+        elif not self._idle_said and now - self._idle_since >= self.no_workers:
+            self._idle_said = True
+            how = (f"start one (`dask worker {self.address} --nthreads 1`), or stop the run (Ctrl-C) and "
+                   "continue it on this machine: `--resume FILE --executor local`") if self.cluster is None \
+                else "its worker processes did not start"
+            warnings.warn(ExecutorWarning(
+                f"no Dask worker connected to the scheduler at {self.address} for {self.no_workers:g} s: "
+                f"the tasks wait; {how}"
+            ), stacklevel=2)
 
     def submit(self, task: Any) -> None:
         from ._dask_worker import run_task
@@ -184,18 +255,21 @@ class DaskExecutor:
 
     def __init__(self, settings: ExecutorSettings) -> None:
         self.settings = settings
+        self.no_workers = no_workers_timeout()
         # an existing cluster is reached now, so an unreachable scheduler is
         # refused before the run starts (and before it writes its run file)
         self._client: Any = None if settings.scheduler is None else self._connect(settings.scheduler)
 
     @staticmethod
     def _connect(address: str) -> Any:
+        check_scheduler_address(address)  # e.g. a run file's, edited: refused before the connect timeout
         try:
             import dask
             from distributed import Client
         except ImportError:
             raise ExecutorError(f"--executor dask needs Dask: {INSTALL}") from None
         _quiet_dask_logs()
+        _check_timeouts()
         try:
             # Dask's own setting (DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT), 30 s by default
             return Client(address, timeout=dask.config.get("distributed.comm.timeouts.connect"))  # type: ignore[no-untyped-call]
@@ -208,13 +282,14 @@ class DaskExecutor:
     def open(self, setup: WorkerSetup) -> DaskSession:
         if self.settings.scheduler is not None:
             client, self._client = self._client or self._connect(self.settings.scheduler), None
-            return DaskSession(client, None, setup)
+            return DaskSession(client, None, setup, self.no_workers)
         try:
             import dask
             from distributed import Client, LocalCluster
         except ImportError:
             raise ExecutorError(f"--executor dask needs Dask: {INSTALL}") from None
         _quiet_dask_logs()
+        _check_timeouts()
         # Dask fails every task of a worker that dies at once (no retries of
         # its own): the session reruns those that were only queued there, and
         # the runner splits or retries the one that was running
@@ -224,7 +299,7 @@ class DaskExecutor:
                 n_workers=self.settings.jobs, threads_per_worker=1, processes=True,
                 dashboard_address=None, silence_logs=logging.ERROR,
             )
-        return DaskSession(Client(cluster), cluster, setup)  # type: ignore[no-untyped-call]
+        return DaskSession(Client(cluster), cluster, setup, self.no_workers)  # type: ignore[no-untyped-call]
 
 
 @hookimpl

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from .. import defaults
 from .._version import __version__
 from .bound import add_parser as add_bound_parser
-from .args import IgnoredOption, add_option_pairs, cache_choice, option_pairs, jobs, positive_int, score, seconds, seed
+from .args import IgnoredOption, add_option_pairs, cache_choice, option_pairs, jobs, positive_int, scheduler, score, seconds, seed
 from .dice import add_constraint_options
 from .dice import add_parser as add_dice_parser
 from .plan import add_parser as add_plan_parser
@@ -318,7 +318,8 @@ def _add_run_parser(sub: Any) -> None:
         "--executor", help="where bnb's and longword's tasks run: local (default) or dask (see `boggle-opt plugins`)"
     )
     run.add_argument(
-        "--scheduler", metavar="tcp://HOST:PORT", help="an existing Dask cluster's scheduler (implies --executor dask)"
+        "--scheduler", type=scheduler, metavar="tcp://HOST:PORT",
+        help="an existing Dask cluster's scheduler (implies --executor dask)"
     )
     add_option_pairs(run, "a searcher option; repeat for several (see `boggle-opt searchers`)")
     add_constraint_options(run)

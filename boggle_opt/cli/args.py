@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import defaults
 from ..core.errors import BoggleOptError
+from ..proofs.executor import check_scheduler_address
 from ..searching.options import INT_MAX
 
 #: seeds are numpy's: whole numbers from 0 (a run file records the one used)
@@ -48,6 +49,15 @@ def score(text: str) -> int:
 def jobs(text: str) -> int:
     """A run's processes, at most ``defaults.MAX_JOBS``."""
     return whole_number(text, 1, MAX_JOBS)
+
+
+def scheduler(text: str) -> str:
+    """``--scheduler``: the form of a cluster's address, checked before any
+    work (an impossible port would wait out Dask's whole connect timeout)."""
+    try:
+        return check_scheduler_address(text)
+    except BoggleOptError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def seed(text: str) -> int:

@@ -177,6 +177,7 @@ class RichDisplay:
         top_row = Table.grid(padding=(0, 3))
         top_row.add_row(board, figures)
         parts: list[Any] = [top_row]
+        parts.extend(Text(note, style="yellow") for note in state.notes[-3:])
         if state.stop_reason:
             parts.append(Text(f"stopped: {state.stop_reason}", style="yellow"))
             result = proof.outcome(stats, state.settings, state.ranked(), state.stop_reason)

@@ -12,6 +12,7 @@ behaves the same way.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -44,6 +45,13 @@ class ExecutorLost(ExecutorError):
     fails with the message (the stop reason)."""
 
 
+class ExecutorWarning(UserWarning):
+    """Something the user of a run should know about its executor, as it
+    happens (e.g. a cluster with no worker connected): an executor says it
+    with ``warnings.warn``, and the driver makes it a note of the run, which
+    the display shows and the run file keeps."""
+
+
 class TaskContext(Protocol):
     """Per-worker state that runs tasks; built once per worker process."""
 
@@ -59,6 +67,23 @@ class WorkerSetup:
     factory: Callable[..., TaskContext]
     args: tuple[Any, ...]
     token: str
+
+
+#: a cluster scheduler's address: ``[SCHEME://]HOST:PORT`` (Dask's schemes
+#: that reach another process; an IPv6 host in brackets)
+_ADDRESS = re.compile(r"(?:(?:tcp|tls|ucx|ws|wss)://)?(\[[0-9a-fA-F:.]+\]|[^\s:/\[\]]+):([0-9]{1,5})")
+
+
+def check_scheduler_address(text: str) -> str:
+    """``text`` if it has the form of a scheduler's address, else a one-line
+    error at once: an impossible port would otherwise wait out the whole
+    connect timeout before it is refused."""
+    found = _ADDRESS.fullmatch(text)
+    if found is None or not 1 <= int(found.group(2)) <= 65535:
+        raise ExecutorError(
+            f"bad scheduler address {text[:60]!r}: expected tcp://HOST:PORT with PORT from 1 to 65535"
+        )
+    return text
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ from __future__ import annotations
 import multiprocessing as mp
 import multiprocessing.connection
 import time
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -24,7 +26,7 @@ else:  # imported on first use (boggle_opt.lazy)
 from .. import defaults
 from ..constraints.fixed import require_support
 from ..core.errors import BoggleOptError
-from ..proofs.executor import ExecutorLost
+from ..proofs.executor import ExecutorLost, ExecutorWarning
 from ..huge_pages import for_child_processes
 from ..main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
 from ..signals import check as check_signals
@@ -107,6 +109,26 @@ def check_jobs(jobs: int, where: str = "", hint: str = "") -> None:
         raise BoggleOptError(f"{where}jobs must be 1 to {defaults.MAX_JOBS}, got {jobs}{hint}")
 
 
+@contextmanager
+def _executor_notes(state: RunState) -> Iterator[None]:
+    """For the block, an executor's ``ExecutorWarning`` (a cluster with no
+    worker, say) becomes a note of the run: the display shows it and the run
+    file keeps it. Other warnings are shown as before."""
+    with warnings.catch_warnings():
+        shown = warnings.showwarning
+
+        def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                 file: Any = None, line: str | None = None) -> None:
+            if issubclass(category, ExecutorWarning):
+                state.notes.append(str(message))
+            else:
+                shown(message, category, filename, lineno, file, line)
+
+        warnings.simplefilter("always", ExecutorWarning)  # each time it is said, not once per line
+        warnings.showwarning = show
+        yield
+
+
 class _Stop(Exception):
     pass
 
@@ -173,7 +195,7 @@ class Driver:
         for c in self.consumers:
             c.start(state)
         try:
-            with stopping():  # a signal before it stops the run here, at once
+            with stopping(), _executor_notes(state):  # a signal before it stops the run here, at once
                 if self.jobs > 1 and not getattr(self.searcher, "parallel", False):
                     self._run_workers()
                 else:
