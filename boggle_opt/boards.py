@@ -23,6 +23,17 @@ if TYPE_CHECKING:
     from .searching.interface import Problem
 
 A: int = ord("a")
+#: the characters of a board an error message echoes at most
+_ECHOED = 40
+
+
+def _shown(text: str, limit: int = _ECHOED) -> str:
+    """``text`` as an error message echoes it: quoted, and cut to ``limit``
+    characters (a 2 MB line of NULs must not come back as 8 MB of ``\\x00``)."""
+    quoted = repr(text[:limit])
+    if len(quoted) <= limit and len(text) <= limit:
+        return quoted
+    return f"{quoted[:limit]}... ({len(text):,} characters)"
 
 
 @cache
@@ -52,9 +63,21 @@ def geometry_for(board: str, size: str | None, hint: str = "size='CxR'") -> Geom
     """The geometry named by ``size`` (``CxR``), else the square one the board fits.
 
     ``hint`` is how the caller's user gives a size (the CLI: ``--size CxR``)."""
-    letters = check_letters(board)
+    # the core's messages echo the board whole: a long one is echoed cut short
+    text = board.strip()
+    try:
+        letters = check_letters(board)
+    except BoardError:
+        if len(text) <= _ECHOED:
+            raise
+        bad = next(ch for ch in text.lower() if not "a" <= ch <= "z")
+        raise BoardError(f"bad board {_shown(text)}: character {bad!r} is not a letter a-z") from None
     if size is not None:
-        return make_geometry(*parse_size(size))
+        geometry = make_geometry(*parse_size(size))
+        if len(letters) != geometry.n and len(letters) > _ECHOED:
+            raise BoardError(f"bad board {_shown(letters)}: {len(letters):,} letters, "
+                             f"but a {geometry.size} board has {geometry.n}")
+        return geometry
     try:
         cols, rows = infer_size(len(letters))
     except BoardError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import signal
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -20,6 +21,7 @@ from .. import defaults
 from .._version import __version__
 from .bound import add_parser as add_bound_parser
 from .args import IgnoredOption, add_option_pairs, cache_choice, option_pairs, jobs, positive_int, scheduler, score, seconds, seed
+from . import output
 from .dice import add_constraint_options
 from .dice import add_parser as add_dice_parser
 from .plan import add_parser as add_plan_parser
@@ -129,7 +131,7 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
         if ns.out is not None:
             refuse_not_empty(ns.out)  # before the word list is built
         return RunSpec.build(
-            ns.searcher, regs, options=option_pairs(ns),
+            ns.searcher, regs, options=[*option_pairs(ns), *([("shard", ns.shard)] if ns.shard else [])],
             size=ns.size, rule=ns.rule, wordlist=ns.wordlist, seed=ns.seed, budget=given, jobs=ns.jobs or 1,
             fix=ns.fix, word=ns.word, dice=ns.dice,
             executor=ns.executor, scheduler=ns.scheduler, plugins=plugins, cache=cache,
@@ -139,6 +141,8 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
         clashes.append("option")
     if ns.min_score is not None:
         clashes.append("min-score")
+    if ns.shard is not None:
+        clashes.append("shard")
     if ns.out is not None:
         clashes.append("out")
     if clashes:
@@ -161,6 +165,8 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     with ExitStack() as held:
         spec = run_spec(ns, regs, held)
         run = spec.prepare(regs)
+        for note in run.notes:
+            print(f"{PROG}: note: {note}", file=sys.stderr)
         problem = run.problem
         consumers: list[Consumer] = []
         writer: RunFileWriter | None = None
@@ -192,9 +198,18 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         proof = outcome(state.stats, state.settings, state.ranked(), state.stop_reason)
         if proof is not None and proof.complete:
             hold_signals()  # proved: a signal from now on changes neither output nor status
-        _report(state, spec, problem.dictionary.label, run.word_count, ns.top, out, proof)
-        if proof is not None and not proof.complete:
-            _resume_line(ns.resume or ns.out, state, out)
+        lost = False  # the results could not all be written to stdout
+        try:
+            _report(state, spec, problem.dictionary.label, run.word_count, ns.top, out, proof)
+            if proof is not None and not proof.complete:
+                _resume_line(ns.resume or ns.out, state, out)
+        except output.OutputError as exc:
+            # the run file's finish record is written already (the driver's last
+            # step): say where the results are kept, and do what is left
+            lost, kept = True, ns.resume or ns.out
+            print(f"{PROG}: error: {exc}" + (
+                f"; the run file {kept!r} keeps the run, its finish record the results" if kept else ""
+            ), file=sys.stderr)
         if failure is not None:
             print(f"{PROG}: error: {failure}", file=sys.stderr)
         if writer is not None and writer.error is not None:
@@ -209,7 +224,10 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
             return 1
         if ns.report is not None and path is not None:
             write_report(path, ns.report, regs)
-            out.write(f"# report: {ns.report}\n")
+            if not lost:
+                out.write(f"# report: {ns.report}\n")
+    if lost:
+        return 1
     if proof is not None and proof.complete:
         return 0
     # from how the run ended, as its finish record says (a signal after that changes nothing)
@@ -322,6 +340,11 @@ def _add_run_parser(sub: Any) -> None:
         help="an existing Dask cluster's scheduler (implies --executor dask)"
     )
     add_option_pairs(run, "a searcher option; repeat for several (see `boggle-opt searchers`)")
+    run.add_argument(
+        "--shard", metavar="K/N",
+        help="bnb: solve shard K of N only (every N-th class); verify all N run files together "
+             "(the same as -o shard K/N; docs/campaigns.md)",
+    )
     add_constraint_options(run)
     run.add_argument("--time", type=seconds, help="stop after this many seconds")
     run.add_argument("--evals", type=positive_int, help="stop after this many boards scored")
@@ -394,27 +417,55 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ns = build_parser().parse_args(argv)
+    # a run notes a signal until its driver starts, which then stops at
+    # once and writes the finish record; other commands stop at once
+    running = ns.run is cmd_run
+    regs: Registries | None = None
+    stdout, out = output.stdout()
     try:
-        # a run notes a signal until its driver starts, which then stops at
-        # once and writes the finish record; other commands stop at once
-        running = ns.run is cmd_run
         with on_termination(raising=not running) as signals:
             # worker processes load the same plugins from the run's spec
             regs = load_plugins(strict=bool(ns.strict_plugins), extra=plugin_specs(ns.plugins or []))
             for warning in regs.warnings:
                 print(f"{PROG}: warning: {warning}", file=sys.stderr)
-            code: int = ns.run(ns, regs, sys.stdout)
+            code: int = ns.run(ns, regs, out)
         return code if running else signals.status(code)
+    except output.OutputError as exc:
+        if not exc.closed_pipe or running:  # a closed pipe (`| head`) is the reader's choice
+            print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 128 + signal.SIGPIPE if exc.closed_pipe and not running else 1
     except BoggleOptError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt as exc:  # before the run started; SIGTERM and SIGHUP too
-        print(f"{PROG}: {exc or 'interrupted'}", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # before the run started, or in a plugin; SIGTERM and SIGHUP too
+        print(f"{PROG}: {str(exc) or 'interrupted'}", file=sys.stderr)
         return exit_status(exc)
+    except SystemExit as exc:
+        # argparse's exits come before; below here only foreign code calls sys.exit
+        print(f"{PROG}: error: {_who_exited(exc, regs)} called sys.exit({exc.code!r})", file=sys.stderr)
+        return 1
     except BrokenPipeError:
-        # the reader went away (e.g. `| head`); nothing more to say
+        # stderr's reader went away (stdout's is an OutputError): nothing more can be said
         sys.stderr.close()
         return 0
+    finally:
+        if stdout.failed:
+            output.discard_stdout()
+
+
+def _who_exited(exc: SystemExit, regs: Registries | None) -> str:
+    """The plugin whose code raised ``exc`` (the innermost frame of a plugin
+    module in its traceback), else the innermost module."""
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        frames.append(str(tb.tb_frame.f_globals.get("__name__", "?")))
+        tb = tb.tb_next
+    for module in reversed(frames):
+        origin = regs.plugin_of(module) if regs is not None else None
+        if origin is not None:
+            return str(origin)
+    return f"module {frames[-1]!r}" if frames else "a plugin"
 
 
 if __name__ == "__main__":

@@ -127,7 +127,7 @@ class RichDisplay:
         if history:
             parts.append(Text(f"best over time  {history}", style="green"))
         parts.extend(Text(note, style="yellow") for note in state.notes[-3:])
-        if state.stop_reason:
+        if state.stop_reason and not state.error:  # an error is the command's own line
             parts.append(Text(f"stopped: {state.stop_reason}", style="yellow"))
         return Panel(Group(*parts), title=self.title, expand=False)
 
@@ -178,7 +178,7 @@ class RichDisplay:
         top_row.add_row(board, figures)
         parts: list[Any] = [top_row]
         parts.extend(Text(note, style="yellow") for note in state.notes[-3:])
-        if state.stop_reason:
+        if state.stop_reason and not state.error:  # an error is the command's own line
             parts.append(Text(f"stopped: {state.stop_reason}", style="yellow"))
             result = proof.outcome(stats, state.settings, state.ranked(), state.stop_reason)
             if result is not None:
@@ -193,6 +193,8 @@ class RichDisplay:
         pass  # Live pulls the state at its own refresh rate
 
     def finish(self, state: RunState) -> None:
+        if state.error and not state.evaluations and not state.stats:
+            self._live.transient = True  # refused as it began: the error line alone
         self._live.refresh()
         self._live.stop()
 
@@ -230,6 +232,11 @@ class PlainProgress:
 
     def finish(self, state: RunState) -> None:
         self._new_notes(state)
+        if state.error:
+            # the command prints the error; a run refused as it began has no figures to show
+            if state.evaluations or state.stats:
+                self._print(state)
+            return
         self._print(state)
         self.out.write(f"stopped: {state.stop_reason}\n")
         self.out.flush()

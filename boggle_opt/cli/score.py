@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from ..boards import geometry_for
+from ..boards import _shown as shown, geometry_for
 from .args import cache_choice, CLI_SIZE, add_rule_and_wordlist
 from ..core.errors import BoardError
 from ..core.geometry import Geometry
@@ -28,6 +28,9 @@ from ..registry.dictionaries import load_dictionary
 from ..registry.registries import Registries
 
 CHUNK = 1 << 16  # bytes read from a stream at a time
+#: a line of standard input longer than this is refused as it comes, not read
+#: to its end (``/dev/zero`` has none): a board has at most 64 letters
+MAX_LINE = CHUNK
 
 
 def add_parser(sub: Any) -> None:
@@ -164,6 +167,10 @@ def stream_chunks(stream: TextIO) -> Iterator[list[str]]:
         tail = lines.pop()
         if lines:
             yield b"\n".join(lines).decode("utf-8", "surrogateescape").split("\n")
+        if len(tail) > MAX_LINE:
+            text = tail.decode("utf-8", "surrogateescape")
+            raise BoardError(f"bad board {shown(text)}: a line of more than {MAX_LINE:,} bytes, "
+                             "and a board has at most 64 letters")
     if tail:
         yield [tail.decode("utf-8", "surrogateescape")]
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 
 from .. import defaults
+from ..core.errors import BoggleOptError, PluginError
 from ..dictionary.cache import cache_key, cached
 from ..dictionary.dictionary import ENV_NO_CACHE, Dictionary, build
 from ..dictionary.wordlist import WordListSource, looks_like_path, path_source
-from .registries import Registries
+from .registries import Registries, failure
 
 
 def wordlist_source(spec: str, registries: Registries) -> WordListSource:
@@ -20,6 +21,21 @@ def wordlist_source(spec: str, registries: Registries) -> WordListSource:
     if spec not in registries.wordlists and looks_like_path(spec):
         return path_source(spec)
     return registries.wordlists.get(spec)  # unknown: lists the available names
+
+
+def _load_lines(source: WordListSource, spec: str, registries: Registries) -> list[str]:
+    """The list's lines; a registered list whose loader fails (a plugin's
+    bug, a missing file it did not expect) is a one-line error naming the
+    plugin, not a traceback."""
+    if spec not in registries.wordlists:
+        return source.load()  # a file: read_word_file says what is wrong
+    origin = registries.wordlists.entry(spec).origin
+    try:
+        return source.load()
+    except BoggleOptError:
+        raise  # already one line
+    except Exception as exc:
+        raise PluginError(f"{origin} failed to load word list {source.name!r}: {failure(exc)}") from None
 
 
 def load_dictionary(
@@ -42,7 +58,7 @@ def load_dictionary(
         registries = load_plugins()
     source = wordlist_source(wordlist, registries)
     entry = registries.rules.entry(rule)
-    lines = source.load()
+    lines = _load_lines(source, wordlist, registries)
     if cache is None:
         cache = not os.environ.get(ENV_NO_CACHE, "").strip()
     # a rule from a local file or module has no version to key the cache on

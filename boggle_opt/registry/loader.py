@@ -36,7 +36,7 @@ import pluggy
 from . import hookspecs
 from ..core.errors import PluginError
 from ..constraints.dice import DiceSet
-from .registries import Origin, PluginInfo
+from .registries import Origin, PluginInfo, failure
 from .registries import Registries as Registries  # where callers have long found it
 from ..dictionary.rules import ScoringRule
 from ..searching.interface import summary_of
@@ -158,10 +158,8 @@ def _import_requested(spec: str) -> tuple[ModuleType, PluginInfo]:
         module = load()
     except PluginError:
         raise
-    except Exception as exc:  # asked for by name: failing to load it is fatal
-        raise PluginError(
-            f"plugin {where!r} failed to import: {type(exc).__name__}: {exc}"
-        ) from None
+    except (Exception, SystemExit) as exc:  # asked for by name: failing to load it is fatal
+        raise PluginError(f"plugin {where!r} failed to import: {failure(exc)}") from None
     return module, PluginInfo(origin, where, "--plugin", LOADED)
 
 
@@ -269,8 +267,8 @@ class PluginLoader:
             )
         try:
             module = ep.load()
-        except Exception as exc:  # a broken third-party plugin must not kill the tool
-            reason = f"{type(exc).__name__}: {exc}"
+        except (Exception, SystemExit) as exc:  # a broken third-party plugin must not kill the tool
+            reason = failure(exc)
             message = f"{origin} failed to import: {reason}"
             if self.strict:
                 raise PluginError(message) from None
@@ -308,6 +306,7 @@ class PluginLoader:
             detail = "; ".join(line.strip() for line in str(exc).splitlines()[1:] if line.strip())
             raise PluginError(f"{origin} is invalid: {detail or exc}") from None
         self._origins[origin.plugin] = origin
+        self.registries.modules[module.__name__] = origin
 
     # -- calling the hooks -------------------------------------------------
 
@@ -318,10 +317,8 @@ class PluginLoader:
                 impl.function(register=lambda item, o=origin: add(item, o))
             except PluginError:
                 raise
-            except Exception as exc:
-                raise PluginError(
-                    f"{origin} failed in {hook.name}: {type(exc).__name__}: {exc}"
-                ) from None
+            except (Exception, SystemExit) as exc:
+                raise PluginError(f"{origin} failed in {hook.name}: {failure(exc)}") from None
 
     def _add_rule(self, rule: ScoringRule, origin: Origin) -> None:
         if not isinstance(rule, ScoringRule):

@@ -35,6 +35,16 @@ class Origin:
         return f"plugin {self.plugin!r} ({self.release})"
 
 
+def failure(exc: BaseException) -> str:
+    """What a plugin's exception says, in one line of at most 200 characters
+    (``SystemExit`` as the call that raised it)."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r})"
+    text = " ".join(str(exc).split())
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 @dataclass(frozen=True)
 class Entry(Generic[T]):
     name: str
@@ -126,3 +136,13 @@ class Registries:
     warnings: list[str] = field(default_factory=list)
     #: every plugin met, in load order, for ``boggle-opt plugins``
     plugins: list[PluginInfo] = field(default_factory=list)
+    #: the module of each plugin loaded, by name: which plugin's code raised
+    #: what ended a command (``plugin_of``)
+    modules: dict[str, Origin] = field(default_factory=dict)
+
+    def plugin_of(self, module: str) -> Origin | None:
+        """The plugin whose module (or a submodule of it) is ``module``."""
+        for name, origin in self.modules.items():
+            if module == name or module.startswith(name + "."):
+                return origin
+        return None

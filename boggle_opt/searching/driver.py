@@ -76,6 +76,9 @@ class RunState:
     #: stopped by a failure (``ExecutorLost``: e.g. a lost cluster), not by
     #: its budget or the user: the command says so and exits non-zero
     failed: bool = False
+    #: ended by an error that ``run()`` raised on to its caller (the command
+    #: prints it): a display need not say why it stopped as well
+    error: bool = False
     finished: bool = False
     #: what happened to the run that its user should know (a worker that
     #: died and started again), one line each, as it happened
@@ -211,7 +214,10 @@ class Driver:
             state.failed = True
         except BoggleOptError as exc:
             # e.g. a proof's failed tasks: the finish record says why it ended
-            state.stop_reason = str(exc)
+            state.stop_reason, state.error = str(exc), True
+            raise
+        except SystemExit as exc:  # a plugin's code called sys.exit: the command names it
+            state.stop_reason, state.error = f"sys.exit({exc.code!r}) was called", True
             raise
         except KeyboardInterrupt as exc:
             # SIGTERM and SIGHUP arrive as a KeyboardInterrupt naming the signal
