@@ -40,8 +40,11 @@ from boggle_opt.proofs.board_classes import (
     parse_buckets,
     split_label,
 )
+from boggle_opt import BoggleOptError
+from boggle_opt.proofs.class_records import RecordChecker
+from boggle_opt.proofs.shards import parse_shard, shard_classes
 from boggle_opt.proofs.class_tasks import (
-    ClassContext, ClassResult, ClassTask, Ledger, check_task_record, part_key, tasks_left,
+    ClassContext, ClassResult, ClassTask, Ledger, part_key, tasks_left,
 )
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.tree import cell_order
@@ -49,7 +52,7 @@ from boggle_opt.proofs.executor import Done, Failed, Split, TaskRunner, WorkerSe
 from boggle_opt.runs.fingerprints import kernel_version
 from boggle_opt.searching.options import check
 from boggle_opt.proofs import outcome as proof
-from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs
+from boggle_opt.runs.records import RunFileError
 from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase, Stopping
 
 from boggle_opt.proofs.local import open_session
@@ -126,6 +129,11 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         climb_seconds: float = field(
             default=5.0, metadata={"help": "length of the hill climb that sets a missing min-score"}
         )
+        shard: str = field(
+            default="",
+            metadata={"help": "K/N: solve only shard K of N, every N-th class (run --shard K/N; "
+                      "`boggle-opt verify` checks all N files as one proof); empty: every class"},
+        )
 
         def __post_init__(self) -> None:
             check(
@@ -152,6 +160,11 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                 "time-budget", f"must be > 0, got {self.time_budget}",
             )
             check(self.climb_seconds > 0, "climb-seconds", f"must be > 0, got {self.climb_seconds}")
+            if self.shard:
+                try:
+                    parse_shard(self.shard)
+                except ValueError as exc:
+                    check(False, "shard", str(exc))
 
     def buckets(self, geometry: Geometry) -> tuple[str, list[list[str]]]:
         """The buckets' label (as run files record it) and each cell's buckets."""
@@ -197,12 +210,33 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             "kernel": kernel_version(),
         }
 
+    def check_resumed(self, problem: Problem) -> list[str]:
+        """The records of the run being resumed, checked before it writes
+        anything (a damaged one is refused in one line); notes of what was
+        repaired."""
+        geometry = problem.geometry
+        label, _ = self.buckets(geometry)
+        setup = _resumed_setup(problem.resumed, geometry, label)
+        min_score = self.options.min_score
+        if min_score is None and setup is not None:
+            min_score = int(setup["min_score"])
+        if min_score is None:
+            return []
+        notes = _resumed_classes(problem.resumed, geometry, label, min_score,
+                                 problem.dictionary.scorer(geometry).score)[3]
+        return [f"resume: {note}" for note in notes]
+
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
         opts = self.options
         geometry = problem.geometry
         label, buckets = self.buckets(geometry)
         space = ClassSpace(geometry, [len(b) for b in buckets])
-        total = count_classes(geometry, space.counts)
+        mine: list[tuple[int, ...]] | None = None
+        if opts.shard:
+            mine = list(shard_classes(space, *parse_shard(opts.shard)))
+            total = len(mine)
+        else:
+            total = count_classes(geometry, space.counts)
         setup = _resumed_setup(problem.resumed, geometry, label)
         min_score = opts.min_score
         source = proof.GIVEN if opts.min_score is not None else proof.CLIMB
@@ -212,8 +246,9 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             board, min_score = yield from _climb(problem, rng, opts.climb_seconds, total)
             yield Improved(board, min_score)
         base = {"kind": RECORD_KIND, "size": geometry.size, "buckets": label, "min_score": min_score}
-        yield Checkpoint({**base, "setup": True})
-        finished, partial, found = _resumed_classes(problem.resumed, geometry, label, min_score)
+        yield Checkpoint({**base, "setup": True, **({"shard": opts.shard} if opts.shard else {})})
+        finished, partial, found, _ = _resumed_classes(
+            problem.resumed, geometry, label, min_score, problem.dictionary.scorer(geometry).score)
         for board, score in found:
             yield Improved(board, score)
         best = max((s for _, s in found), default=-1)
@@ -223,12 +258,14 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             # biggest first: no worker idles at the end while another works
             # through a queue of big classes
             model = CostModel(problem.dictionary.keys, geometry, buckets)
-            costs = {c: model.cost(c) for c in space.iterate(shuffled=False) if class_name(c) not in finished}
+            classes = mine if mine is not None else space.iterate(shuffled=False)
+            costs = {c: model.cost(c) for c in classes if class_name(c) not in finished}
             fresh = sorted((c for c in costs if class_name(c) not in partial), key=lambda c: -costs[c])
             stats = _Stats(total, len(finished), sum(costs.values()), source, Calibration(list(costs.values())))
         else:
             costs = {}
-            fresh = (c for c in space.iterate(shuffled=True) if class_name(c) not in begun)
+            fresh = (c for c in (mine if mine is not None else space.iterate(shuffled=True))
+                     if class_name(c) not in begun)
             stats = _Stats(total, len(finished), float(total - len(finished)), source)
         todo = itertools.chain(tasks_left(partial), (ClassTask(c) for c in fresh))
         # pieces still to finish, per class begun and not finished
@@ -458,30 +495,59 @@ def _resumed_setup(
 
 
 def _resumed_classes(
-    records: tuple[Mapping[str, Any], ...], geometry: Geometry, label: str, min_score: int
-) -> tuple[set[str], dict[str, list[str]], list[tuple[str, int]]]:
+    records: tuple[Mapping[str, Any], ...], geometry: Geometry, label: str, min_score: int,
+    score: Callable[[str], int],
+) -> tuple[set[str], dict[str, list[str]], list[tuple[str, int]], list[str]]:
     """What an earlier segment with the same size, buckets and min score did:
     the classes it finished, the parts left of those it split and did not
-    finish, and the boards it found."""
+    finish, the boards it found, and notes of what was repaired. Each record
+    is checked as ``verify`` checks it (``RecordChecker``: canonical, boards
+    re-scored, in their class, >= the min score, consistent with its root
+    bound); an exact repeat of a record is dropped (and noted), a class or
+    piece recorded twice in two different ways is refused."""
     ledger = Ledger()
-    for rec in records:
-        if _matches(rec, geometry, label) and rec.get("min_score") == min_score:
-            _check_record(rec, geometry)
-            ledger.add(rec)
+    checker = RecordChecker(geometry, label, min_score, score)
+    seen: dict[tuple[str, str, str], Mapping[str, Any]] = {}
+    repeats = 0
+    for number, rec in enumerate(records, 1):
+        if not (_matches(rec, geometry, label) and rec.get("min_score") == min_score):
+            continue
+        name = rec.get("class", rec.get("split"))
+        if name is None:
+            continue
+        where = f"run file: bnb record {number}"
+        try:
+            if "class" in rec:
+                checker.solved(rec, where)
+            else:
+                checker.structure(rec, where)
+        except BoggleOptError as exc:
+            raise RunFileError(f"{exc} (the file was edited or damaged; `boggle-opt verify` checks it)") from None
+        key = ("class" if "class" in rec else "split", str(name), str(rec.get("part", "")))
+        if key in seen:
+            if _same_record(seen[key], rec):
+                repeats += 1
+                continue
+            what = "solved" if key[0] == "class" else "split"
+            raise RunFileError(
+                f"{where}: class {key[1]}{' piece ' + key[2] if key[2] else ''} is recorded {what} twice, "
+                "differently (the file was edited or damaged; `boggle-opt verify` checks it)"
+            )
+        seen[key] = rec
+        ledger.add(rec)
+    for (kind, name, part) in seen:
+        if kind == "class" and part == "" and any(k == "split" and n == name for k, n, _ in seen):
+            raise RunFileError(f"run file: class {name} is recorded both solved whole and split "
+                               "(the file was edited or damaged; `boggle-opt verify` checks it)")
+    notes = [f"dropped {repeats:,} exact repeat{'s' * (repeats != 1)} of class records"] if repeats else []
     finished, partial = ledger.state()
-    return finished, partial, ledger.boards
+    return finished, partial, ledger.boards, notes
 
 
-def _check_record(rec: Mapping[str, Any], geometry: Geometry) -> None:
-    """A finished or split class as an earlier segment wrote it (a hand-edited
-    or damaged file is refused in one line, not a traceback)."""
-    name = rec.get("class", rec.get("split"))
-    if name is None:
-        return
-    check_task_record(rec, geometry, "run file")
-    if "class" in rec:
-        where = f"run file: bnb class {str(name)[:40]}"
-        check_boards(checked_pairs(rec.get("boards", []), where), geometry, where)
+def _same_record(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Two records of one class or piece that say the same (its timing may differ)."""
+    skip = {"seconds", "nodes", "candidates"}
+    return {k: v for k, v in a.items() if k not in skip} == {k: v for k, v in b.items() if k not in skip}
 
 
 def _climb(

@@ -102,9 +102,19 @@ def outcome(
     size = settings.get("size", "?")
     wordlist = settings.get("wordlist_label") or settings.get("wordlist", "?")
     rule = settings.get("rule", "?")
+    options = settings.get("options")
+    shard = options.get("shard") if isinstance(options, Mapping) else None
     if not complete:
-        statement = (f"not proved: the proof stopped ({stop_reason}) with "
+        what = f"shard {shard} of the proof" if shard else "the proof"
+        statement = (f"not proved: {what} stopped ({stop_reason}) with "
                      f"{total - done:,} of {total:,} classes not done")
+    elif shard:
+        # one shard proves nothing alone: what it did, and what the proof needs
+        n = len(at_least)
+        best = f"; its best {best_board} ({best_score:,})" if at_least else ""
+        statement = (f"shard {shard} done: {total:,} of its {total:,} classes, {n:,} board{'s' * (n != 1)} "
+                     f">= {min_score:,}{best}; the proof needs all {str(shard).split('/')[-1]} shards: "
+                     f"`boggle-opt verify` their run files together")
     elif at_least:
         n = len(at_least)
         tied = [b for b, s in at_least if s == best_score]

@@ -288,12 +288,18 @@ class RunSpec:
         if self.resume is not None:
             check_resume(self.resume.settings.get("fingerprint"), record["fingerprint"])
             check_scores(self.resume.recorded_boards(), scorer.score, problem.geometry, self.resume.path)
+            # a searcher's own checks of its records (bnb: each class as verify checks it)
+            check = getattr(searcher, "check_resumed", None)
+            notes = tuple(str(n) for n in check(problem)) if callable(check) else ()
+        else:
+            notes = ()
         return PreparedRun(
             spec=self,
             searcher=searcher,
             problem=problem,
             record=record,
             word_count=lambda board: len(scorer.words(board)),
+            notes=notes,
         )
 
 
@@ -307,6 +313,8 @@ class PreparedRun:
     #: ``spec.record(...)``: the settings a run file records
     record: dict[str, Any]
     word_count: Callable[[str], int]
+    #: what preparing it repaired in the run file it resumes, for the user
+    notes: tuple[str, ...] = ()
 
     def driver(self, consumers: Sequence[Consumer] = ()) -> Driver:
         """The driver of this run: budget, seed and jobs from the spec, and the

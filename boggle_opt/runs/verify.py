@@ -435,7 +435,9 @@ class _Reader:
         self.failed: dict[str, str] = {}
         self.found: dict[str, int] = {}  # canonical boards of the class records: score
         self.reported: list[tuple[str, int, str]] = []  # other reported boards: board, score, where
-        self.finishes: list[tuple[dict[str, Any], str]] = []
+        self.finishes: list[tuple[dict[str, Any], str, int]] = []
+        #: per file: its class records' boards (a finish record sums up its own file)
+        self.file_found: list[dict[str, int]] = [{} for _ in range(n_files)]
         self.min_score: int | None = proof.option_min_score
         self.min_where = ""
         self.segments = 0
@@ -466,7 +468,7 @@ class _Reader:
                 self.reported.append((rec["board"], int(rec["score"]), where))
                 continue
             if kind == "finish":
-                self.finish(rec, where)
+                self.finish(rec, where, index)
                 continue
             if kind != "checkpoint":
                 continue
@@ -540,6 +542,7 @@ class _Reader:
             self.whole[num] = index + 1
         for board, score in boards:
             self.found[board] = score
+            self.file_found[index][board] = score
         self.boards += len(boards)
         self.records += 1
         seconds = cp.get("seconds", 0.0)
@@ -552,7 +555,7 @@ class _Reader:
             best=max((s for _, s in boards), default=-1),
         ))
 
-    def finish(self, rec: Mapping[str, Any], where: str) -> None:
+    def finish(self, rec: Mapping[str, Any], where: str, index: int) -> None:
         best = rec.get("best") or []
         if not isinstance(best, list):
             raise Hole(f"{where}: the finish record's best boards are not a list")
@@ -560,7 +563,7 @@ class _Reader:
             if not (isinstance(item, dict) and isinstance(item.get("board"), str) and _is_int(item.get("score"))):
                 raise Hole(f"{where}: the finish record's best boards are not {{board, score}} objects")
             self.reported.append((item["board"], int(item["score"]), where))
-        self.finishes.append((dict(rec), where))
+        self.finishes.append((dict(rec), where, index))
 
     def check_reported(self) -> None:
         """Every improvement and finish record's boards re-scored, each as its
@@ -578,10 +581,12 @@ class _Reader:
                 raise Hole(f"{where}: board {board} ({score}) is reported but no class record holds it")
             self.boards += 1
 
-    def check_finishes(self, complete_best: tuple[str, int] | None) -> None:
+    def check_finishes(self) -> None:
         """Each finish record's summary agrees with its own best list and the
-        scores; the last one, if it says the proof is complete, with the class records."""
-        for rec, where in self.finishes:
+        scores; each file's last one, if it says its proof (or shard) is
+        complete, with that file's class records."""
+        last = {index: rec for rec, _, index in self.finishes}
+        for rec, where, index in self.finishes:
             board, score = rec.get("best_board"), rec.get("best_score")
             listed = [(str(i["board"]), int(i["score"])) for i in rec.get("best") or []]
             if board is not None or score is not None:
@@ -594,15 +599,16 @@ class _Reader:
                 if listed and top != score:
                     raise Hole(f"{where}: the finish record's best score {score} is not the best of its list ({top})")
             summary = rec.get("proof")
-            if not isinstance(summary, dict):
+            if not (isinstance(summary, dict) and summary.get("complete") and last[index] is rec):
                 continue
-            if summary.get("complete") and (rec, where) == self.finishes[-1] and complete_best is not None:
-                if summary.get("best_score") != complete_best[1]:
-                    raise Hole(f"{where}: the proof's summary says the best score is {summary.get('best_score')!r}; "
-                               f"the class records' best is {complete_best[1]}")
-                if summary.get("boards") != len(self.found):
-                    raise Hole(f"{where}: the proof's summary counts {summary.get('boards')!r} boards; the class "
-                               f"records hold {len(self.found)}")
+            found = self.file_found[index]
+            best = max(found.values(), default=-1)
+            if summary.get("best_score") != best:
+                raise Hole(f"{where}: the proof's summary says the best score is {summary.get('best_score')!r}; "
+                           f"the file's class records' best is {best}")
+            if summary.get("boards") != len(found):
+                raise Hole(f"{where}: the proof's summary counts {summary.get('boards')!r} boards; the file's "
+                           f"class records hold {len(found)}")
 
 
 def _shards(settings: list[tuple[str, Mapping[str, Any]]]) -> int:
@@ -610,7 +616,8 @@ def _shards(settings: list[tuple[str, Mapping[str, Any]]]) -> int:
     marks: dict[int, str] = {}
     count = 0
     for path, s in settings:
-        shard = s.get("shard")
+        options = s.get("options")
+        shard = (options.get("shard") or None) if isinstance(options, dict) else None
         if shard is None:
             if count:
                 raise Hole(f"{path} is a whole run, {next(iter(marks.values()))} a shard: give one or the other")
@@ -678,7 +685,7 @@ def verify_runs(
     reader.check_reported()
     classes, pieces = _coverage(proof, reader)
     best = sorted(reader.found.items(), key=lambda bs: (-bs[1], bs[0]))
-    reader.check_finishes(best[0] if best else None)
+    reader.check_finishes()
     result = Verified(
         size=proof.geometry.size, buckets=proof.label, classes=classes, pieces=pieces,
         split_classes=len(reader.split), wordlist=proof.dictionary.name, rule=proof.rule,
