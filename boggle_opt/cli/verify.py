@@ -75,6 +75,21 @@ def add_parser(sub: Any) -> None:
     )
     p.set_defaults(run=cmd_verify)
 
+    m = sub.add_parser(
+        "merge",
+        help="verify a proof's shards together and write them as one run file",
+        description=(
+            "Verify the run files of one bnb proof together (as verify does), then write one run file of "
+            "the whole proof: verify and report read it as a single run's. The file is created new."
+        ),
+    )
+    m.add_argument("runfiles", nargs="+", metavar="RUNFILE", help="the run files of one proof's shards")
+    m.add_argument("--out", required=True, metavar="FILE", help="the merged run file to create")
+    m.add_argument("--recheck", type=_recheck, default=-1, metavar="N|auto|all",
+                   help="as for verify (default auto)")
+    m.add_argument("--seed", type=int, default=1, help="seed of the witnesses (default 1)")
+    m.set_defaults(run=cmd_merge)
+
 
 def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     from ..runs.verify import Hole, verify_runs
@@ -95,4 +110,19 @@ def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         out.write(wrap.fill(line) + "\n")
     if result.kernel_note:
         out.write(f"# note: {result.kernel_note} (classes were re-counted and rechecked here, not re-run)\n")
+    return 0
+
+
+def cmd_merge(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
+    from ..runs.merge import merge_runs
+    from ..runs.verify import Hole
+
+    try:
+        result = merge_runs(ns.runfiles, ns.out, regs, recheck=ns.recheck, seed=ns.seed)
+    except Hole as hole:
+        out.write(f"NOT verified, nothing written: {hole}\n")
+        return NOT_VERIFIED
+    wrap = textwrap.TextWrapper(79, subsequent_indent="  ", break_on_hyphens=False, break_long_words=False)
+    out.write(wrap.fill(result.summary()) + "\n")
+    out.write(f"wrote {ns.out}: {result.records:,} class records of {result.files:,} run files\n")
     return 0

@@ -1,0 +1,90 @@
+"""One run file from the verified shards of a proof (``boggle-opt merge``).
+
+Nothing is merged that ``verify_runs`` did not pass: the files are verified
+together first. The merged file is an ordinary run file of the whole proof:
+the first shard's settings without its shard, one setup record, every class
+and split record of every shard, an improvement for each board, and a
+finish record stating the proof, so ``verify`` and ``report`` read it as they
+read a single run. It is created new (never over an existing file).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ..core.errors import BoggleOptError
+from ..proofs import outcome as proof
+from ..registry.registries import Registries
+from .events import SCHEMA
+from .files import PathArg, check_paths
+from .verify import Verified, _lines, verify_runs
+
+
+def _records(paths: Sequence[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+    for path in paths:
+        for _, rec in _lines(path):
+            yield path, rec
+
+
+def merge_runs(paths: Sequence[str], out: str, registries: Registries, recheck: int | None = -1,
+               seed: int = 1) -> Verified:
+    """Verify the run files ``paths`` together, then write them as one to ``out``."""
+    check_paths([*(PathArg("RUNFILE", p, run_file=True) for p in paths), PathArg("--out", out, written=True)])
+    result = verify_runs(paths, registries, recheck=recheck, seed=seed)
+    first: dict[str, Any] | None = None
+    setup: dict[str, Any] | None = None
+    body: list[dict[str, Any]] = []
+    elapsed = 0.0
+    for _, rec in _records(paths):
+        kind = rec.get("type")
+        if kind == "start" and first is None:
+            first = rec
+        if isinstance(rec.get("elapsed"), (int, float)):
+            elapsed = max(elapsed, float(rec["elapsed"]))
+        if kind != "checkpoint" or rec["record"].get("kind") != "bnb":
+            continue
+        cp = dict(rec["record"])
+        if cp.get("setup"):
+            if setup is None:
+                cp.pop("shard", None)
+                setup = {**rec, "record": cp}
+            continue
+        body.append(rec)
+    assert first is not None and setup is not None  # verified: each file starts so
+    settings = dict(first["settings"])
+    options = dict(settings.get("options") or {})
+    merged_from = options.pop("shard", None)
+    settings["options"] = options
+    settings["merged_from"] = {"files": len(paths), "shards": result.shards or None,
+                               "of": str(merged_from) if merged_from else None}
+    ranked = result.best
+    stats: dict[str, int | float | str] = {proof.DONE: result.classes, proof.TOTAL: result.classes, proof.FAILED: 0, proof.IN_FLIGHT: 0,
+             proof.MIN_SCORE: result.min_score,
+             proof.MIN_FROM: proof.GIVEN if "option" in result.min_score_from else proof.CLIMB}
+    made = proof.outcome(stats, settings, ranked, "merged from verified run files")
+    assert made is not None
+    lines: list[dict[str, Any]] = [
+        {"type": "start", "elapsed": 0.0, "evaluations": 0, "schema": SCHEMA,
+         "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "searcher": "bnb", "settings": settings},
+        setup, *body,
+        *({"type": "improved", "elapsed": elapsed, "evaluations": 0, "board": b, "score": s} for b, s in ranked),
+        {"type": "finish", "elapsed": elapsed, "evaluations": 0, "proof": made.record(),
+         "stop_reason": made.stop_reason, "best_score": ranked[0][1] if ranked else -1,
+         "best_board": ranked[0][0] if ranked else "",
+         "best": [{"board": b, "score": s} for b, s in ranked[:50]]},
+    ]
+    try:
+        # O_EXCL: a merge never writes over a file, whatever it holds
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    except FileExistsError:
+        raise BoggleOptError(f"--out {out!r} exists; merge writes a new file: choose another name") from None
+    except OSError as exc:
+        raise BoggleOptError(f"cannot write --out {out!r}: {exc.strerror}") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        for line in lines:
+            f.write(json.dumps(line) + "\n")
+    return result
