@@ -8,6 +8,7 @@ the arguments or a run file, run by its ``Driver``) and ``bound`` (in
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import signal
 import sys
@@ -415,8 +416,46 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: each command's file arguments (argparse dest, as the user writes it, written,
+#: a run file), checked before any work by ``runs.files.check_paths``; word
+#: lists and plugins given as files are inputs, never to be written over
+FILE_ARGS: dict[str, tuple[tuple[str, str, bool, bool], ...]] = {
+    "run": (("out", "--out", True, True), ("resume", "--resume", True, True),
+            ("report", "--report", True, False)),
+    "report": (("run_file", "RUNFILE", False, True), ("out", "--out", True, False)),
+    "verify": (("runfiles", "RUNFILE", False, True),),
+    # a merge's --out is a new run file: an output, refused over any run file before the work
+    "merge": (("runfiles", "RUNFILE", False, True), ("out", "--out", True, False)),
+    "show": (("svg", "--svg", True, False),),
+    "plan": (("sample_out", "--sample-out", True, False),),
+}
+
+
+def check_file_args(ns: argparse.Namespace) -> None:
+    """Refuse an output over a run file or over the command's own input, and
+    a run file or output that is a FIFO or a device, before any work."""
+    from ..runs.files import PathArg, check_paths
+
+    paths = []
+    for dest, name, written, run_file in FILE_ARGS.get(ns.command, ()):
+        value = getattr(ns, dest, None)  # one path, or a list of them (nargs)
+        for path in [value] if isinstance(value, str) else value or []:
+            paths.append(PathArg(name, path, written, run_file))
+    wordlist = getattr(ns, "wordlist", None)
+    inputs = [("--wordlist", wordlist)] + [("--plugin", p) for p in getattr(ns, "plugins", None) or []]
+    paths += [PathArg(name, value) for name, value in inputs if isinstance(value, str) and os.path.exists(value)]
+    check_paths(paths)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    from ..runs.files import FileRefused
+
     ns = build_parser().parse_args(argv)
+    try:
+        check_file_args(ns)
+    except FileRefused as exc:  # a bad argument, like the parser's own
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
     # a run notes a signal until its driver starts, which then stops at
     # once and writes the finish record; other commands stop at once
     running = ns.run is cmd_run

@@ -57,11 +57,9 @@ def check_output(path: str) -> None:
 
 
 def write_svg(path: str, svg: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(svg)
-    except OSError as exc:
-        raise BoggleOptError(f"cannot write {path!r}: {exc.strerror}") from None
+    from ..runs.files import write_output
+
+    write_output(path, svg, "--svg")  # never over a run file; whole or not at all
 
 
 def cell_centre(geometry: Geometry, cell: int) -> tuple[float, float]:

@@ -17,7 +17,6 @@ import html
 import io
 import time
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .. import defaults
@@ -444,11 +443,12 @@ def write_report(run_file: str, out: str, registries: Registries | None = None) 
     """Read ``run_file`` and write its report to ``out``."""
     from ..runs.runfile import read_run_file  # brings the driver: not for `boggle-opt score`
 
+    from ..runs.files import PathArg, check_paths, write_output
+
+    # before the work of rendering; write_output checks again as it writes
+    check_paths([PathArg("RUNFILE", run_file, run_file=True), PathArg("report", out, written=True)])
     page = render(read_run_file(run_file), registries)
-    try:
-        Path(out).write_text(page, encoding="utf-8")
-    except OSError as exc:
-        raise ReportError(f"cannot write report {out!r}: {exc.strerror}") from None
+    write_output(out, page, "report")
 
 
 def add_parser(sub: Any) -> None:

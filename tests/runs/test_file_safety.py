@@ -158,13 +158,19 @@ def test_dev_zero_is_refused_not_read_until_memory_runs_out(cli_env: dict[str, s
     assert_one_line_error(result, "'/dev/zero'", "not a regular file")
 
 
-def test_the_readers_refuse_a_fifo_at_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("call", ["read_numbered(path)", "RunLock(path, create=False).acquire()",
+                                  "RunLock(path).acquire()"])
+def test_the_library_refuses_a_fifo_at_once(tmp_path: Path, call: str) -> None:
+    """``read_run_file`` and ``search(out=...)`` as well as the command line;
+    in a process of its own, so that a wait for a writer fails the test only."""
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    with pytest.raises(Exception, match="is a FIFO, not a regular file"):
-        read_numbered(str(fifo))
-    with pytest.raises(Exception, match="is a FIFO, not a regular file"):
-        RunLock(str(fifo), create=False).acquire()
+    script = ("import sys\nfrom boggle_opt.runs.records import read_numbered\n"
+              "from boggle_opt.runs.lock import RunLock\npath = sys.argv[1]\n"
+              f"try:\n    {call}\nexcept Exception as exc:\n    print(exc)\n")
+    result = subprocess.run([sys.executable, "-c", script, str(fifo)], capture_output=True, text=True,
+                            timeout=30)
+    assert f"run file {str(fifo)!r} is a FIFO, not a regular file" in result.stdout, result.stderr
 
 
 def test_a_huge_junk_tail_is_read_in_bounded_memory_and_cut(cli_env: dict[str, str], saved: Path,

@@ -1,0 +1,162 @@
+"""No output of a command overwrites a run file or that command's own input
+(issue 42, item 1), and no output or run file is a FIFO or a device, which
+would block ``open()`` for ever (item 6): refused in one line, exit status 2,
+before any work, with the files as they were. Paths are compared as files,
+so a symlink or a hard link to the run file is the run file.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from helpers import assert_one_line_error, exe
+
+Cli = Callable[..., subprocess.CompletedProcess[str]]
+TINY = ["--searcher", "annealing", "--evals", "200", "--seed", "1", "--progress", "none"]
+
+
+def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    # a short timeout: a FIFO that blocks open() fails the test, not the suite
+    return subprocess.run([exe(), *args], capture_output=True, text=True, env=env, timeout=60)
+
+
+def refused(result: subprocess.CompletedProcess[str], *needles: str) -> None:
+    assert_one_line_error(result, *needles)
+    assert result.returncode == 2, result.stderr  # a bad argument, as the parser's own
+    assert result.stdout == "", "refused before any work"
+
+
+@pytest.fixture(scope="module")
+def run_file(cli_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The bytes of a tiny run's run file."""
+    path = tmp_path_factory.mktemp("run") / "run.jsonl"
+    result = cli(cli_env, "run", *TINY, "--out", str(path))
+    assert result.returncode == 0, result.stderr
+    return path.read_bytes()
+
+
+@pytest.fixture()
+def saved(run_file: bytes, tmp_path: Path) -> Path:
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(run_file)
+    return path
+
+
+def test_run_report_onto_its_own_run_file_is_refused(cli_env: dict[str, str], tmp_path: Path) -> None:
+    out = tmp_path / "x.jsonl"
+    refused(cli(cli_env, "run", *TINY, "--out", str(out), "--report", str(out)),
+            "--report", "same file as --out")
+    assert not out.exists(), "nothing was run"
+
+
+def test_resume_report_onto_its_run_file_is_refused(cli_env: dict[str, str], saved: Path) -> None:
+    before = saved.read_bytes()
+    refused(cli(cli_env, "run", "--resume", str(saved), "--evals", "100", "--report", str(saved)),
+            "--report", "same file as --resume")
+    assert saved.read_bytes() == before
+
+
+@pytest.mark.parametrize("how", ["same-path", "symlink", "hard-link", "relative"])
+def test_report_onto_its_own_run_file_is_refused(cli_env: dict[str, str], saved: Path, how: str) -> None:
+    before = saved.read_bytes()
+    out = saved
+    if how == "symlink":
+        out = saved.with_name("page.html")
+        out.symlink_to(saved.name)
+    elif how == "hard-link":
+        out = saved.with_name("page.html")
+        os.link(saved, out)
+    elif how == "relative":
+        out = saved.parent / "." / ".." / saved.parent.name / saved.name
+    refused(cli(cli_env, "report", str(saved), "--out", str(out)), "--out", "same file as RUNFILE")
+    refused(cli(cli_env, "merge", str(saved), "--out", str(out)), "--out", "same file as RUNFILE")
+    assert saved.read_bytes() == before
+
+
+def test_outputs_never_overwrite_another_run_file(cli_env: dict[str, str], saved: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(saved.read_bytes())
+    before = other.read_bytes()
+    for args, option in [
+        (["report", str(saved), "--out", str(other)], "--out"),
+        (["run", *TINY, "--report", str(other)], "--report"),
+        (["run", "--resume", str(saved), "--evals", "100", "--report", str(other)], "--report"),
+        (["show", "abcd", "--size", "2x2", "--svg", str(other)], "--svg"),
+        (["merge", str(saved), "--out", str(other)], "--out"),
+        (["plan", "--size", "2x3", "--min-score", "100", "--sample", "2", "--sample-out", str(other)],
+         "--sample-out"),
+    ]:
+        refused(cli(cli_env, *args), option, repr(str(other)), "is a run file")
+        assert other.read_bytes() == before
+
+
+def test_an_output_onto_the_word_list_read_is_refused(cli_env: dict[str, str], tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("cat\nact\ntac\n")
+    before = words.read_bytes()
+    for args, option in [
+        (["show", "cats", "--size", "2x2", "--wordlist", str(words), "--svg", str(words)], "--svg"),
+        (["run", *TINY, "--wordlist", str(words), "--report", str(words)], "--report"),
+        (["run", *TINY, "--wordlist", str(words), "--out", str(words)], "--out"),
+    ]:
+        refused(cli(cli_env, *args), option, "same file as --wordlist")
+        assert words.read_bytes() == before
+
+
+def test_outputs_elsewhere_are_written(cli_env: dict[str, str], saved: Path, tmp_path: Path) -> None:
+    """The checks refuse only what they must: a fresh page, a page written
+    again, and a picture through a symlink (its target replaced, the link kept)."""
+    page = tmp_path / "page.html"
+    for _ in range(2):
+        result = cli(cli_env, "report", str(saved), "--out", str(page))
+        assert result.returncode == 0, result.stderr
+        assert page.read_text().startswith("<!DOCTYPE html>") or "<html" in page.read_text()[:200]
+    target = tmp_path / "real.svg"
+    target.write_text("old")
+    link = tmp_path / "link.svg"
+    link.symlink_to(target.name)
+    result = cli(cli_env, "show", "abcd", "--size", "2x2", "--svg", str(link))
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink() and target.read_text().startswith("<svg")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.svg", "page.html", "real.svg", "run.jsonl"]
+
+
+# -- FIFOs and devices ---------------------------------------------------------------
+
+
+@pytest.fixture()
+def fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize("command", ["run-out", "run-resume", "report", "verify", "report-out", "show-svg",
+                                     "run-report", "plan-sample-out"])
+def test_a_fifo_is_refused_not_waited_on(cli_env: dict[str, str], saved: Path, fifo: Path, command: str) -> None:
+    args = {
+        "run-out": ["run", *TINY, "--out", str(fifo)],
+        "run-resume": ["run", "--resume", str(fifo)],
+        "report": ["report", str(fifo), "--out", str(saved.with_name("page.html"))],
+        "verify": ["verify", str(fifo)],
+        "report-out": ["report", str(saved), "--out", str(fifo)],
+        "show-svg": ["show", "abcd", "--size", "2x2", "--svg", str(fifo)],
+        "run-report": ["run", *TINY, "--report", str(fifo)],
+        "plan-sample-out": ["plan", "--size", "2x3", "--min-score", "100", "--sample", "2",
+                            "--sample-out", str(fifo)],
+    }[command]
+    refused(cli(cli_env, *args), repr(str(fifo)), "is a FIFO, not a regular file")
+
+
+@pytest.mark.parametrize("path", ["/dev/null", "DIR"])
+def test_a_device_or_a_folder_is_no_run_file(cli_env: dict[str, str], tmp_path: Path, path: str) -> None:
+    if path == "DIR":
+        path = str(tmp_path)
+    for args in (["run", *TINY, "--out", path], ["run", "--resume", path], ["verify", path],
+                 ["report", path, "--out", str(tmp_path / "page.html")]):
+        refused(cli(cli_env, *args), repr(path), "not a regular file")
