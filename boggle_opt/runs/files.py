@@ -13,10 +13,12 @@ checks again when it writes, into a temporary file renamed into place.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import secrets
 import stat
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -74,7 +76,8 @@ def open_regular(path: str, flags: int, what: str, mode: int = 0o666) -> int:
 
 def is_run_file(path: str) -> bool:
     """Whether ``path`` is a regular file whose first line is a start record,
-    read from a bounded prefix (a run file is never read whole to tell)."""
+    read from a bounded prefix (a run file is never read whole to tell);
+    gzip-compressed too, as ``verify`` reads them."""
     try:
         fd = open_regular(path, os.O_RDONLY, "file")
     except (OSError, ValueError, FileRefused):
@@ -82,7 +85,11 @@ def is_run_file(path: str) -> bool:
     try:
         with os.fdopen(fd, "rb") as f:
             head = f.read(RUN_FILE_PREFIX)
-    except OSError:
+            if head.startswith(b"\x1f\x8b"):
+                f.seek(0)
+                with gzip.GzipFile(fileobj=f) as unpacked:
+                    head = unpacked.read(RUN_FILE_PREFIX)
+    except (OSError, EOFError, zlib.error):
         return False
     first = head.lstrip().split(b"\n", 1)[0]
     try:

@@ -7,6 +7,7 @@ so a symlink or a hard link to the run file is the run file.
 
 from __future__ import annotations
 
+import gzip
 import os
 import subprocess
 from collections.abc import Callable
@@ -93,6 +94,14 @@ def test_outputs_never_overwrite_another_run_file(cli_env: dict[str, str], saved
     ]:
         refused(cli(cli_env, *args), option, repr(str(other)), "is a run file")
         assert other.read_bytes() == before
+
+
+def test_a_compressed_run_file_is_a_run_file_too(cli_env: dict[str, str], saved: Path, tmp_path: Path) -> None:
+    packed = tmp_path / "run.jsonl.gz"
+    packed.write_bytes(gzip.compress(saved.read_bytes()))
+    before = packed.read_bytes()
+    refused(cli(cli_env, "report", str(saved), "--out", str(packed)), "--out", "is a run file")
+    assert packed.read_bytes() == before
 
 
 def test_an_output_onto_the_word_list_read_is_refused(cli_env: dict[str, str], tmp_path: Path) -> None:
