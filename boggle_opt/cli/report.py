@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import html
 import io
+import os
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
@@ -439,15 +441,26 @@ report made {made}</p>
 """
 
 
-def write_report(run_file: str, out: str, registries: Registries | None = None) -> None:
-    """Read ``run_file`` and write its report to ``out``."""
+def write_report(run_file: str | Sequence[str], out: str, registries: Registries | None = None) -> None:
+    """Read ``run_file`` (or the shards of one proof) and write its report to ``out``."""
     from ..runs.runfile import read_run_file  # brings the driver: not for `boggle-opt score`
 
     from ..runs.files import PathArg, check_paths, write_output
 
+    files = [run_file] if isinstance(run_file, str) else list(run_file)
     # before the work of rendering; write_output checks again as it writes
-    check_paths([PathArg("RUNFILE", run_file, run_file=True), PathArg("report", out, written=True)])
-    page = render(read_run_file(run_file), registries)
+    check_paths([*(PathArg("RUNFILE", f, run_file=True) for f in files), PathArg("report", out, written=True)])
+    if len(files) == 1:
+        page = render(read_run_file(files[0]), registries)
+    else:
+        # a proof's shards: verified together and merged, then reported as one run
+        from ..runs.merge import merge_runs
+        from ..registry.loader import load_plugins
+
+        with tempfile.TemporaryDirectory() as tmp:
+            merged = os.path.join(tmp, "merged.jsonl")
+            merge_runs(files, merged, registries if registries is not None else load_plugins())
+            page = render(read_run_file(merged), registries)
     write_output(out, page, "report")
 
 
@@ -457,7 +470,8 @@ def add_parser(sub: Any) -> None:
         help="write an HTML report of a run file",
         description="Write one self-contained HTML page about a run (needs boggle-opt[report]).",
     )
-    report.add_argument("run_file", metavar="RUNFILE", help="a run file written by run --out")
+    report.add_argument("run_file", nargs="+", metavar="RUNFILE",
+                        help="a run file written by run --out, or all the shards of one proof (verified together)")
     page = report.add_argument(
         "--out", metavar="FILE", default="report.html", help="the page to write (default report.html)"
     )
@@ -466,6 +480,12 @@ def add_parser(sub: Any) -> None:
 
 
 def cmd_report(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    write_report(ns.run_file, ns.out, regs)
+    from ..runs.verify import Hole
+
+    try:
+        write_report(ns.run_file, ns.out, regs)
+    except Hole as hole:
+        out.write(f"NOT verified, no report written: {hole}\n")
+        return 3
     out.write(f"wrote {ns.out}\n")
     return 0

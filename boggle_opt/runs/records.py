@@ -9,6 +9,7 @@ version may write more).
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import os
@@ -45,13 +46,15 @@ def numbered_lines(path: str) -> Iterator[tuple[int, bytes | None]]:
     """Each line of run file ``path`` with its number, without its line break;
     None for a line over ``LINE_LIMIT`` (skipped, not read into memory). The
     file must be a regular file: a FIFO or a device (``/dev/zero`` never ends)
-    is refused before it is read."""
+    is refused before it is read. A ``.gz`` file is read through gzip (a
+    finished proof is kept compressed)."""
     refuse_irregular(path, "run file")
     try:
-        handle = os.fdopen(open_regular(path, os.O_RDONLY, "run file"), "rb", buffering=_SKIP_CHUNK)
+        raw = os.fdopen(open_regular(path, os.O_RDONLY, "run file"), "rb", buffering=_SKIP_CHUNK)
     except OSError as exc:
         raise RunFileError(f"cannot read run file {path!r}: {exc.strerror}") from None
-    with handle:
+    handle: Any = gzip.GzipFile(fileobj=raw) if path.endswith(".gz") else raw
+    with raw, handle:
         try:
             number = 0
             while True:
@@ -67,8 +70,8 @@ def numbered_lines(path: str) -> Iterator[tuple[int, bytes | None]]:
                     while line and not line.endswith(b"\n"):
                         line = handle.readline(_SKIP_CHUNK)
                     yield number, None
-        except OSError as exc:
-            raise RunFileError(f"cannot read run file {path!r}: {exc.strerror}") from None
+        except (OSError, EOFError) as exc:  # gzip's errors too: a bad or cut-off .gz
+            raise RunFileError(f"cannot read run file {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def read_numbered(path: str) -> list[tuple[int, dict[str, Any]]]:

@@ -33,7 +33,6 @@ classes, the boards found and the records kept for re-solving.
 
 from __future__ import annotations
 
-import gzip
 import importlib.util
 import itertools
 import json
@@ -64,7 +63,7 @@ from ..registry.dictionaries import load_dictionary
 from .fingerprints import FIELDS, dictionary_fields, kernel_version, recorded_options
 from ..searching.options import make_options
 from ..registry.registries import Registries
-from .records import LINE_LIMIT, RunFileError, check_record, numbered_lines
+from .records import RunFileError, check_record, numbered_lines
 from .witness import Chooser, Record, Resolver, Unrecorded, Witnessed, climbs, closure, in_sets, narrowed
 from ..searching.interface import Problem
 
@@ -212,40 +211,11 @@ class _Split:
     splits: dict[str, tuple[list[str], str]] = field(default_factory=dict)
 
 
-def _open_text(path: str) -> Iterator[tuple[int, bytes | None]]:
-    """Numbered lines of a run file, gzip-compressed (``.gz``) or not."""
-    if not path.endswith(".gz"):
-        yield from numbered_lines(path)
-        return
-    from .files import open_regular
-
-    try:
-        raw = os.fdopen(open_regular(path, os.O_RDONLY, "run file"), "rb")
-    except OSError as exc:
-        raise VerifyError(f"cannot read run file {path!r}: {exc.strerror}") from None
-    with raw, gzip.GzipFile(fileobj=raw) as handle:
-        number = 0
-        try:
-            while True:
-                line = handle.readline(LINE_LIMIT + 1)
-                if not line:
-                    return
-                number += 1
-                if len(line) > LINE_LIMIT:
-                    while line and not line.endswith(b"\n"):
-                        line = handle.readline(1 << 20)
-                    yield number, None
-                else:
-                    yield number, line.rstrip(b"\n")
-        except (OSError, EOFError) as exc:
-            raise VerifyError(f"run file {path!r} is not readable gzip after line {number}: {exc}") from None
-
-
 def _lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, checked record) of each line, streamed; a torn last line is skipped."""
     pending: int | None = None  # a line that did not parse: fine only if it is the last
     try:
-        for number, raw in _open_text(path):
+        for number, raw in numbered_lines(path):
             if pending is not None:
                 raise Hole(f"{path}: line {pending} is not a record")
             if raw is None:
