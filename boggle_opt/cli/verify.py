@@ -66,7 +66,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--budget", type=_seconds, metavar="SECONDS",
-        help="seconds of re-solving for --recheck auto (default: 3%% of the proof's recorded CPU, at least 5)",
+        help="seconds of re-solving for --recheck auto (default: 2%% of the proof's recorded CPU, at least 3)",
     )
     p.add_argument("--seed", type=int, default=1, help="seed of the witnesses' climbs and draw (default 1)")
     p.add_argument(

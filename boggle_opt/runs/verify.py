@@ -77,9 +77,9 @@ BLOCK = 1 << 16
 BRUTE = "brute force"
 PURE = "the kernel's source as plain Python"
 #: the re-solving budget by default: this share of the proof's recorded CPU ...
-RECHECK_SHARE = 0.03
+RECHECK_SHARE = 0.02
 #: ... but at least this many seconds (a small proof is re-solved whole)
-RECHECK_FLOOR = 5.0
+RECHECK_FLOOR = 3.0
 #: records kept for the seeded draw of an automatic budget
 RECHECK_KEEP = 4096
 #: the kernel's plain-Python check gets at most this share of the budget
