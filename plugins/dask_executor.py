@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 from boggle_opt import hookimpl
 from boggle_opt.proofs.executor import (
     Done, ExecutorError, ExecutorLost, ExecutorSettings, ExecutorWarning, Lost, WorkerSetup,
-    check_scheduler_address, for_child_processes,
+    check_scheduler_address, for_child_processes, require,
 )
 
 INSTALL = "pip install 'boggle-opt[dask]'"
@@ -252,6 +252,12 @@ class DaskExecutor:
     """A Dask cluster: a LocalCluster of --jobs workers, or --scheduler tcp://HOST:PORT."""
 
     name: ClassVar[str] = "dask"
+
+    @staticmethod
+    def check_available() -> None:
+        """Dask and distributed importable, checked as a run starts (before the
+        warm-up climb or a proof's first class), not when the first task goes out."""
+        require(("dask", "distributed"), "dask", "--executor dask needs Dask")
 
     def __init__(self, settings: ExecutorSettings) -> None:
         self.settings = settings

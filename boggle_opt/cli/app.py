@@ -28,6 +28,7 @@ from .dice import add_parser as add_dice_parser
 from .plan import add_parser as add_plan_parser
 from ..core import COMPILED
 from ..core.errors import BoggleOptError
+from ..lazy import MissingExtra
 from ..searching.options import as_dict, describe
 from ..registry.loader import ENV_PLUGINS, FAILED, LOADED, load_plugins, plugin_specs
 from ..registry.registries import Entry, Registries
@@ -159,10 +160,12 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
 
 def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     from .display import make_display
-    from .report import write_report
+    from .report import check_matplotlib, write_report
     from ..runs.runfile import RunFileWriter
     from ..runs.lock import run_lock
 
+    if ns.report is not None:
+        check_matplotlib()  # the report is written at the end: its extra is checked first
     with ExitStack() as held:
         spec = run_spec(ns, regs, held)
         run = spec.prepare(regs)
@@ -473,6 +476,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not exc.closed_pipe or running:  # a closed pipe (`| head`) is the reader's choice
             print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 128 + signal.SIGPIPE if exc.closed_pipe and not running else 1
+    except MissingExtra as exc:  # like a bad argument: nothing was done
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
     except BoggleOptError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 1

@@ -50,6 +50,14 @@ def _stopped(run: PastRun) -> str:
     return run.stop_reason if run.stop_reason is not None else NO_FINISH
 
 
+def check_matplotlib() -> None:
+    """matplotlib importable: checked before a report's run or run files are
+    read (``run --report`` checks it before the run starts)."""
+    from ..lazy import require
+
+    require(("matplotlib.figure",), "report", "reports need matplotlib")
+
+
 def _matplotlib_figure(width: float, height: float) -> Figure:
     try:
         from matplotlib.figure import Figure
@@ -447,6 +455,7 @@ def write_report(run_file: str | Sequence[str], out: str, registries: Registries
 
     from ..runs.files import PathArg, check_paths, write_output
 
+    check_matplotlib()  # before shards are verified and merged, which can take minutes
     files = [run_file] if isinstance(run_file, str) else list(run_file)
     # before the work of rendering; write_output checks again as it writes
     check_paths([*(PathArg("RUNFILE", f, run_file=True) for f in files), PathArg("report", out, written=True)])

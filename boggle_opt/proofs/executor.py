@@ -21,6 +21,8 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from ..core.errors import BoggleOptError
 # for executors that start worker processes (huge pages for their trees)
 from ..huge_pages import for_child_processes as for_child_processes
+# for executors whose packages are an optional extra (``check_available``)
+from ..lazy import MissingExtra as MissingExtra, require as require
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -125,7 +127,9 @@ class ExecutorSession(Protocol):
 
 
 class Executor(Protocol):
-    """What the runner needs of an executor class."""
+    """What the runner needs of an executor class. It may also have a static
+    ``check_available()`` that raises ``MissingExtra`` when a package it needs
+    is not installed: a run calls it before any work (``RunSpec.build``)."""
 
     name: ClassVar[str]
 

@@ -164,6 +164,9 @@ class RunSpec:
         executor_class = None
         if chosen in registries.executors or executor is not None or scheduler is not None:
             executor_class = registries.executors.get(chosen)  # unknown: lists the available
+            check = getattr(executor_class, "check_available", None)
+            if callable(check):  # a missing extra: said now, not after the warm-up or an hour's work
+                check()
         if chosen == "local" and jobs == 1 and scheduler is None:
             executor_class = None  # one job on this machine: the searcher runs its tasks itself
         return cls(
