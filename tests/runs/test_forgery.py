@@ -260,3 +260,63 @@ def test_no_forgery_is_accepted_as_another_truth(size: str, proof23: Path, proof
         done = [_forge(records, rng, geometry, registries, scorer.score) for _ in range(rng.randint(1, 2))]
         accepted = _verified(_write(tmp_path / f"f{draw}.jsonl", records), registries, recheck)
         assert accepted is None or accepted == truth, f"draw {draw}: {done} accepted with {len(accepted)} boards"
+
+
+def _forge_record(records: Records, rng: random.Random, geometry: Geometry,
+                  score: Callable[[str], int]) -> str:
+    """A forgery of one class record that a resume must see on its own."""
+    solved = [r for r in records if "class" in _cp(r) and "part" not in _cp(r)]
+    with_boards = [r for r in solved if _cp(r)["boards"]]
+    kind = rng.choice(["score", "insert", "duplicate", "prune", "bound", "spelling"])
+    cp = _cp(rng.choice(with_boards if kind in ("score", "bound", "prune") and with_boards else solved))
+    if kind == "score" and cp["boards"]:
+        cp["boards"][0][1] += rng.choice([-2, 1, 5])
+    elif kind == "insert":
+        while True:
+            board = geometry.canonical("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(geometry.n)))
+            if board not in {b for b, _ in cp["boards"]}:
+                break
+        cp["boards"] = sorted([*cp["boards"], [board, score(board)]])
+    elif kind == "duplicate":
+        twin = copy.deepcopy(cp)
+        twin["boards"] = twin["boards"][:-1] if twin["boards"] else [["aaaaaa", 0]]
+        records.append({"type": "checkpoint", "elapsed": 0.0, "evaluations": 0, "record": twin})
+    elif kind == "prune":
+        cp["pruned"] = True
+    elif kind == "bound" and cp["boards"]:
+        cp["root_bound"] = max(s for _, s in cp["boards"]) - 1
+    else:
+        name = cp["class"]
+        images = sorted({"".join(name[p] for p in perm) for perm in geometry.symmetries} - {name})
+        if not images:
+            cp["boards"] = [["zzzzzz", 0]]
+            return "a 0-point board"
+        cp["class"] = images[0]
+    return kind
+
+
+def test_resume_never_continues_from_a_forged_record(proof23: Path, tmp_path: Path, registries: Registries,
+                                                     run_cli: Run) -> None:
+    """Forgeries a record shows on its own (a score, a board that is not in
+    the class or below the min score, a second record that differs, pruned
+    above its bound, a bound below a board, another spelling of the class):
+    --resume refuses each, in one line, before it writes. (A board left out
+    of a record that is otherwise consistent is not visible in the record:
+    verify's witnesses find it, above.)"""
+    honest = run_records(proof23)
+    geometry = Geometry(2, 3)
+    settings = honest[0]["settings"]
+    from boggle_opt.registry.dictionaries import load_dictionary
+
+    scorer = load_dictionary(settings["wordlist"], settings["rule"], registries).scorer(geometry)
+    rng = random.Random("resume forgeries")
+    for draw in range(DRAWS["2x3"] // 2):
+        records = _unfinished(copy.deepcopy(honest))
+        what = _forge_record(records, rng, geometry, scorer.score)
+        path = _write(tmp_path / f"r{draw}.jsonl", records)
+        before = path.read_bytes()
+        done = run_cli("run", "--resume", str(path), "--progress", "none")
+        # every one of these is visible in its own record: refused, in one line, before any write
+        assert done.returncode != 0, f"draw {draw}: {what} was resumed: {done.stdout[-300:]}"
+        assert done.stderr.count("\n") == 1 and "error:" in done.stderr, done.stderr
+        assert path.read_bytes() == before, f"{what}: refused, but only after writing"
