@@ -98,6 +98,9 @@ class LongWord(SearcherBase["LongWord.Options"]):
             raise BoggleOptError(f"longword: boards of more than {MAX_CELLS} cells are not supported")
         cons = problem.constraints
         words = _words(problem.dictionary.keys, length, opts.letters, cons, n)
+        if not words:  # a run that cannot find anything says why, and what to do
+            raise BoggleOptError(_nothing_to_place(problem.dictionary.keys, problem.dictionary.label,
+                                                   geometry.size, n, length, opts.letters, cons))
         bounds: list[int] | None = None
         if length == n:
             bounds = letter_bounds(problem.dictionary.keys, problem.dictionary.points, words)
@@ -216,6 +219,27 @@ def _words(keys: Sequence[bytes], length: int, letters: int, cons: Constraints, 
         # a full board shows exactly the word's letters
         words = [w for w in words if cons.dice.can_show(Counter(w.decode("ascii")))]
     return words
+
+
+def _nothing_to_place(keys: Sequence[bytes], label: str, size: str, n: int, length: int, letters: int,
+                      cons: Constraints) -> str:
+    """Why no word can be placed, and what to do: the embedded list's longest
+    words fill 15 cells, one short of a 4x4 board."""
+    longest = max((len(k) for k in keys), default=0)
+    fits = [k for k in keys if len(k) == length]
+    if not fits:
+        what = f"fills a {size} board" if length == n else f"fills {length} cells"
+        return (f"longword: no word of {label} {what} (its longest fill {longest} cells); "
+                f"give -o length {min(longest, length - 1)} to place shorter words (a climb fills the "
+                "other cells), or a longer word list (--wordlist enable2k: docs/usage.md#word-lists)")
+    if letters and not any(len(k) + k.count(b"q") == letters for k in fits):
+        return (f"longword: no word of {length} cells in {label} has {letters} letters (Qu counting 2); "
+                "change or drop -o letters")
+    if cons.word:
+        return (f"longword: --word {cons.word} cannot be placed with -o length {length}"
+                + (f" and -o letters {letters}" if letters else ""))
+    dice = cons.dice.name if cons.dice is not None else "set"
+    return f"longword: none of the {len(fits):,} words of {length} cells can be rolled with the {dice} dice"
 
 
 @dataclass(frozen=True)
@@ -373,7 +397,9 @@ def _resumed(records: tuple[Mapping[str, Any], ...], label: str) -> tuple[set[in
 
 class _Stats:
     """Progress: tasks done, boards scored and skipped, and the time left
-    from the placements still to score at the running best."""
+    from the placements still to score at the running best, at the rate
+    placements were done (not boards scored: below the board's size each
+    placement is a climb that scores a thousand boards or more)."""
 
     def __init__(self, setup: _Setup, n_paths: int, done: set[int]) -> None:
         self.setup = setup
@@ -387,6 +413,8 @@ class _Stats:
             self._tick(task)
         self.boards = 0
         self.skipped = 0
+        #: (path, word) placements this segment tried (their time: the estimate's unit)
+        self.placements = 0
         self.started = time.monotonic()
         self.last = 0.0
 
@@ -398,6 +426,8 @@ class _Stats:
         self.done += 1
         self.boards += scored
         self.skipped += skipped
+        part, _, count = _task_span(task, self.setup.chunk, self.n_paths)
+        self.placements += count * len(self.setup.slice_words(part, 0)[0]) - skipped
         self._tick(task)
 
     def boards_left(self, best: int) -> int:
@@ -415,8 +445,8 @@ class _Stats:
     def snapshot(self, best: int) -> Mapping[str, int | float | str]:
         elapsed = max(time.monotonic() - self.started, 1e-9)
         left = ""
-        if self.boards:
-            left = f"{elapsed * self.boards_left(best) / self.boards / 60:.1f} min"
+        if self.placements:
+            left = _duration(elapsed * self.boards_left(best) / self.placements)
         return {
             "chunks": f"{self.done:,}/{self.total:,}",
             "paths": self.n_paths,
@@ -427,6 +457,17 @@ class _Stats:
             "best": best,
             "time left": left,
         }
+
+
+def _duration(seconds: float) -> str:
+    """A time left as a person reads it: 40 s, 12.5 min, 3.2 h, 61 days."""
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.1f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:,.0f} days"
 
 
 @hookimpl

@@ -102,3 +102,45 @@ def test_report_without_matplotlib_is_refused_before_reading(
     r = run_cli("report", str(out), "--out", str(page), env=without_extras)
     _refused_at_once(r, time.monotonic() - began, "report")
     assert not page.exists()
+
+
+# -- 2. longword: why nothing is found, and an estimate that holds ----------------
+
+
+def test_longword_on_the_embedded_list_says_why_and_what_to_do(run_cli: Cli) -> None:
+    """The embedded list's longest words fill 15 cells: a 4x4 board's 16 are
+    one too many, and the run says so instead of finding nothing."""
+    r = run_cli("run", "--searcher", "longword", "--time", "30", "--progress", "none")
+    line = assert_one_line_error(r, "longword:", "4x4", "its longest fill 15 cells", "-o length 15",
+                                 "--wordlist enable2k")
+    assert r.returncode == 1 and "# no boards found" not in r.stdout, line
+    r = run_cli("run", "--searcher", "longword", "--size", "3x3", "-o", "letters", "12", "--progress", "none")
+    assert_one_line_error(r, "no word of 9 cells", "12 letters", "-o letters")
+
+
+def _seconds(text: str) -> float:
+    number, unit = text.split()
+    return float(number.replace(",", "")) * {"s": 1, "min": 60, "h": 3600, "days": 86400}[unit]
+
+
+def test_longword_time_left_counts_placements_not_boards() -> None:
+    """Below the board's size every placement is a climb that scores many
+    boards: the time left comes from the placements done, not the boards
+    scored (it once read 75 min where 50 days were left)."""
+    from boggle_opt.boards import size_geometry
+    from boggle_opt.constraints.fixed import Constraints
+    from boggle_opt.plugins.longword import CHUNK_CLIMBS, _paths, _Setup, _Stats
+
+    words = [b"tabs", b"stab", b"bats", b"last"]
+    n_paths = len(_paths(3, 3, 4)) // 4
+    setup = _Setup([*words], [1] * len(words), 3, 3, 4, words, None, CHUNK_CLIMBS, 1,
+                   Constraints.build(size_geometry("3x3")), [1 / 26] * 26, 1)
+    stats = _Stats(setup, n_paths, set())
+    assert stats.snapshot(-1)["time left"] == ""  # nothing done: nothing to say
+    stats.add(0, 1_000 * CHUNK_CLIMBS, 0)  # one task: 8 climbs of a thousand boards each
+    stats.started -= 10  # ... that took 10 s
+    left = stats.boards_left(-1)
+    assert left == n_paths * len(words) - CHUNK_CLIMBS
+    expected = 10 * left / CHUNK_CLIMBS
+    shown = _seconds(str(stats.snapshot(-1)["time left"]))
+    assert abs(shown - expected) <= 0.06 * expected, (shown, expected)
