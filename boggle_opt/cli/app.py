@@ -125,6 +125,9 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
     from ..runs.run import RunSpec
 
     given = Budget(ns.time, ns.evals, ns.target)
+    if ns.no_limit and not given.unlimited:
+        flag = "--time" if ns.time is not None else "--evals" if ns.evals is not None else "--target"
+        raise BoggleOptError(f"--no-limit lifts every budget; drop {flag} or --no-limit")
     plugins = plugin_specs(ns.plugins or [])
     cache = cache_choice(ns)
     if ns.resume is None:
@@ -136,7 +139,7 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
             ns.searcher, regs, options=[*option_pairs(ns), *([("shard", ns.shard)] if ns.shard else [])],
             size=ns.size, rule=ns.rule, wordlist=ns.wordlist, seed=ns.seed, budget=given, jobs=ns.jobs or 1,
             fix=ns.fix, word=ns.word, dice=ns.dice,
-            executor=ns.executor, scheduler=ns.scheduler, plugins=plugins, cache=cache,
+            executor=ns.executor, scheduler=ns.scheduler, plugins=plugins, cache=cache, no_limit=ns.no_limit,
         )
     clashes = [k for k in RESUMED_SETTINGS if getattr(ns, k) is not None]
     if ns.option:
@@ -154,8 +157,8 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
     if held is not None:
         # locked before it is read: a run still writing it may not be resumed
         held.enter_context(run_lock(ns.resume, create=False))
-    return RunSpec.resuming(ns.resume, regs, budget=given, jobs=ns.jobs,
-                            executor=ns.executor, scheduler=ns.scheduler, plugins=plugins, cache=cache)
+    return RunSpec.resuming(ns.resume, regs, budget=given, jobs=ns.jobs, executor=ns.executor,
+                            scheduler=ns.scheduler, plugins=plugins, cache=cache, no_limit=ns.no_limit)
 
 
 def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
@@ -242,18 +245,10 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
 
 
 def _resume_line(run_file: str | None, state: RunState, out: TextIO) -> None:
-    """How to finish an incomplete proof: the exact command. A segment that
-    used its whole budget leaves none to a resume without one, so the command
-    gives it the same budget again."""
+    """How to finish an incomplete proof: the exact command. A proof resumed
+    without a budget runs to its end, so the command needs none."""
     if run_file is not None:
-        b = state.budget
-        again = ""
-        if state.stop_reason.startswith(("used ", "reached target")):
-            again = (f" --time {b.seconds:g}" if b.seconds is not None else "") + (
-                f" --evals {b.evaluations}" if b.evaluations is not None else "")
-            if not again:  # a target reached: the proof still has to run to its end
-                again = " --time SECONDS"
-        out.write(f"# to finish the proof: {resume_command(run_file)}{again}\n")
+        out.write(f"# to finish the proof: {resume_command(run_file)}\n")
     else:
         out.write("# to finish the proof, run it again with --out FILE (it can then be resumed "
                   "with --resume FILE); this run wrote no run file to resume from\n")
@@ -353,6 +348,10 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument("--time", type=seconds, help="stop after this many seconds")
     run.add_argument("--evals", type=positive_int, help="stop after this many boards scored")
     run.add_argument("--target", type=_score, help="stop once a board scores this much")
+    run.add_argument(
+        "--no-limit", action="store_true",
+        help="no budget: run until done or Ctrl-C (a proof, new or resumed, needs none: it runs to its end)",
+    )
     run.add_argument("--out", help="write a JSON-lines record of the run to this new (or empty) file")
     run.add_argument(
         "--resume", metavar="FILE", help="continue the run recorded in FILE (appends to it)"

@@ -70,9 +70,10 @@ def seconds(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0 seconds, got {text}")
-    if not math.isfinite(value):  # 1e400 parses as infinity: a run that never stops
-        raise argparse.ArgumentTypeError(f"must be a finite number of seconds, got {text[:40]}")
+        raise argparse.ArgumentTypeError(f"must be > 0 seconds, got {text[:40]} (--no-limit: no time limit)")
+    if not math.isfinite(value):  # 1e400 parses as infinity: one way to say it, --no-limit
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds, got {text[:40]} "
+                                         "(--no-limit: no time limit)")
     return value
 
 

@@ -276,7 +276,7 @@ def segment_budget(settings: Any) -> dict[str, float | None]:
 
 
 def describe_budget(budget: Mapping[str, Any]) -> str:
-    """A budget as a person reads it: ``50,000 evaluations, 60 s``; ``none`` if unlimited."""
+    """A budget as a person reads it: ``50,000 evaluations, 60 s``; ``no limit`` if unlimited."""
     parts = []
     if budget.get("evaluations") is not None:
         parts.append(f"{int(budget['evaluations']):,} evaluations")
@@ -284,7 +284,7 @@ def describe_budget(budget: Mapping[str, Any]) -> str:
         parts.append(f"{float(budget['seconds']):g} s")
     if budget.get("target") is not None:
         parts.append(f"target {int(budget['target']):,}")
-    return ", ".join(parts) or "none (to the end)"
+    return ", ".join(parts) or "no limit"
 
 
 def latest_state(records: tuple[Mapping[str, Any], ...], kind: str, size: str) -> Mapping[str, Any] | None:

@@ -44,9 +44,10 @@ def default_budget(cls: type[Searcher]) -> Budget:
 
 
 def remaining_budget(past: PastRun) -> Budget:
-    """What a resumed run given no budget runs for: what its last segment's
-    budget had left. A budget that is used up (or a target reached) is a
-    one-line error naming the flags that give the new segment one."""
+    """What a resumed local search given no budget runs for: what its last
+    segment's budget had left. A budget that is used up (or a target reached)
+    is a one-line error naming the flags that give the new segment one. (A
+    resumed proof given none runs to its end, as a new one does.)"""
     if not past.history:
         return Budget()
     last = past.history[-1]
@@ -58,7 +59,7 @@ def remaining_budget(past: PastRun) -> Budget:
             or (target is not None and last.best >= target)):
         raise BoggleOptError(
             f"run file {past.path!r}: its last segment used its whole budget ({describe_budget(old)}); "
-            "give the resumed run one: --time SECONDS, --evals N or --target SCORE"
+            "give the resumed run one: --time SECONDS, --evals N or --target SCORE (or --no-limit)"
         )
     return Budget(left_seconds, left_evals, None if target is None else int(target))
 
@@ -130,21 +131,29 @@ class RunSpec:
         scheduler: str | None = None,
         plugins: Sequence[str] = (),
         cache: bool | None = None,
+        no_limit: bool = False,
     ) -> RunSpec:
         """Look the searcher up, check its options (``-o`` strings, parsed, or
         typed values, checked as they are) and constraints (``fix`` pattern,
         ``word``, ``dice`` set name), and fill the gaps: the defaults of
         ``boggle_opt.defaults`` (here only: callers pass None for "not given"),
-        a fresh seed, and with no budget what a resumed run had left, else
-        ``default_budget``."""
+        a fresh seed, and with no budget ``default_budget`` (a proof: to its
+        end), or for a resumed local search what its last segment had left.
+        ``no_limit`` (``--no-limit``): no budget at all, whatever the searcher."""
         if isinstance(searcher, str):
             entry = registries.searchers.entry(searcher)
             name, found = entry.name, entry.item
         else:
             name, found = getattr(searcher, "name", "") or searcher.__name__, searcher
         opts = make_options(name, found.Options, options)
-        if budget is None or budget.unlimited:
-            budget = remaining_budget(resume) if resume is not None else default_budget(found)
+        if no_limit:
+            if budget is not None and not budget.unlimited:
+                raise BoggleOptError(f"no limit and a budget ({describe_budget(vars(budget))}) disagree; give one")
+            budget = Budget()
+        elif budget is None or budget.unlimited:
+            # a proof resumed runs to its end: the command that finishes it needs no flag
+            exhaustive = getattr(found, "exhaustive", False)
+            budget = remaining_budget(resume) if resume is not None and not exhaustive else default_budget(found)
         # a resumed run without --jobs takes its file's number: say so if it is too many
         if resume is not None and jobs == resume.jobs:
             check_jobs(jobs, f"run file {resume.path!r} settings: ", "; give --jobs N to resume it")
@@ -192,11 +201,12 @@ class RunSpec:
     def resuming(
         cls, path: str, registries: Registries, *, budget: Budget | None = None, jobs: int | None = None,
         executor: str | None = None, scheduler: str | None = None, plugins: Sequence[str] = (),
-        cache: bool | None = None,
+        cache: bool | None = None, no_limit: bool = False,
     ) -> RunSpec:
         """The run recorded in the run file ``path``, to continue it (with a new
-        ``budget``, or what its own had left; on ``jobs`` processes, or as many
-        as its last segment)."""
+        ``budget``, or none with ``no_limit``, else as ``build`` says: a proof
+        to its end, a local search for what its own budget had left; on
+        ``jobs`` processes, or as many as its last segment)."""
         past = read_run_file(path)
         settings = past.settings
         check_settings(settings, path)
@@ -221,7 +231,7 @@ class RunSpec:
             seed=int(settings["seed"]) if settings.get("seed") is not None else None,
             budget=budget, jobs=jobs or past.jobs, resume=past,
             fix=limits.get("fix"), word=limits.get("word"), dice=limits.get("dice"),
-            executor=executor, scheduler=scheduler, plugins=plugins, cache=cache,
+            executor=executor, scheduler=scheduler, plugins=plugins, cache=cache, no_limit=no_limit,
         )
         check_boards(past.boards, spec.geometry, f"run file {path!r}")
         return spec

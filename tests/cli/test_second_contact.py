@@ -144,3 +144,53 @@ def test_longword_time_left_counts_placements_not_boards() -> None:
     expected = 10 * left / CHUNK_CLIMBS
     shown = _seconds(str(stats.snapshot(-1)["time left"]))
     assert abs(shown - expected) <= 0.06 * expected, (shown, expected)
+
+
+# -- 3. the finish hint finishes the proof ---------------------------------------
+
+
+@pytest.mark.parametrize("budget", [["--evals", "1"], ["--time", "0.2"]], ids=["evals", "time"])
+def test_the_printed_hint_runs_the_proof_to_its_end(budget: list[str], run_cli: Cli, tmp_path: Path) -> None:
+    """The command an interrupted proof prints, run as printed, finishes it:
+    a proof resumed without a budget runs to its end."""
+    import shlex
+
+    out = tmp_path / "p.jsonl"
+    first = run_cli("run", "--searcher", "bnb", "--size", "2x3", "-o", "min-score", "120", *budget,
+                    "--out", str(out), "--progress", "none")
+    assert first.returncode == 3, first.stderr
+    hint = first.stdout.rstrip().splitlines()[-1]
+    prefix = "# to finish the proof: "
+    assert hint.startswith(prefix) and hint.endswith(f"--resume {out}"), hint
+    words = shlex.split(hint[len(prefix):])
+    assert words[:3] == ["boggle-opt", "run", "--resume"] and "--time" not in words and "--evals" not in words
+    done = run_cli(*words[1:], "--progress", "none")
+    assert done.returncode == 0, done.stderr
+    assert "# proof complete" in done.stdout and "proved: " in done.stdout
+    assert "--resume" not in done.stdout
+    finish = records(out)[-1]
+    assert finish["type"] == "finish" and finish["proof"]["complete"] is True
+
+
+@pytest.mark.parametrize("value", ["0", "inf", "1e400"])
+def test_time_zero_or_infinite_points_to_no_limit(value: str, run_cli: Cli) -> None:
+    r = run_cli("run", "--searcher", "hillclimb", "--time", value)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.count("\n") == 1 and "--no-limit" in r.stderr, r.stderr
+
+
+def test_no_limit_lifts_a_used_budget(run_cli: Cli, tmp_path: Path) -> None:
+    """A local search resumed after its budget ran out: --no-limit runs it on
+    (until it ends on its own, or Ctrl-C); it may not come with a budget."""
+    out = tmp_path / "h.jsonl"
+    first = run_cli("run", "--searcher", "hillclimb", "--size", "3x3", "-o", "restarts", "2", "-o", "pool-size",
+                    "20", "--seed", "1", "--evals", "50", "--out", str(out), "--progress", "none")
+    assert first.returncode == 0, first.stderr
+    bare = run_cli("run", "--resume", str(out), "--progress", "none")
+    assert_one_line_error(bare, "used its whole budget", "--no-limit")
+    both = run_cli("run", "--resume", str(out), "--no-limit", "--time", "5")
+    assert_one_line_error(both, "--no-limit", "--time")
+    on = run_cli("run", "--resume", str(out), "--no-limit", "--progress", "none")
+    assert on.returncode == 0, on.stderr
+    assert "searcher finished" in on.stdout and "no limit" in on.stdout
+    assert records(out)[-1]["stop_reason"] == "searcher finished"

@@ -75,15 +75,15 @@ def test_an_interrupted_proof_says_so_and_how_to_finish(run_cli: Run, tmp_path: 
     assert (f"# proof INCOMPLETE: {done} of 216 classes done, 0 failed" in result.stdout)
     assert f"not proved: the proof stopped (used 1 evaluations) with {216 - done} of 216 classes not done" \
         in result.stdout.replace(",", "")
-    # the segment used its whole budget: the command gives the next one the same again
-    command = f"boggle-opt run --resume {out} --evals 1"
+    # a proof resumed without a budget runs to its end: the command needs none
+    command = f"boggle-opt run --resume {out}"
     assert result.stdout.rstrip().endswith(f"# to finish the proof: {command}")
     proof = _finish(out)["proof"]
     assert proof["complete"] is False and proof["classes_done"] == done and proof["classes_total"] == 216
-    again = run_cli(*command.split()[1:], "--progress", "none")
+    again = run_cli(*command.split()[1:], "--progress", "none", "--evals", "1")
     assert again.returncode == INCOMPLETE, again.stderr
     assert _finish(out)["proof"]["classes_done"] > done
-    resumed = run_cli("run", "--resume", str(out), "--progress", "none", "--evals", "10000000")
+    resumed = run_cli(*command.split()[1:], "--progress", "none")
     assert resumed.returncode == 0, resumed.stderr
     assert "# proof complete: 216 of 216 classes done" in resumed.stdout
     assert _finish(out)["proof"]["complete"] is True
