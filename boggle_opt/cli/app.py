@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from .. import defaults
 from .._version import __version__
 from .bound import add_parser as add_bound_parser
-from .args import IgnoredOption, add_option_pairs, cache_choice, option_pairs, jobs, positive_int, scheduler, score, seconds, seed
+from .args import (IgnoredOption, add_option_pairs, cache_choice, option_pairs, interval, jobs, positive_int,
+                   scheduler, score, seconds, seed)
 from . import output
 from .dice import add_constraint_options
 from .dice import add_parser as add_dice_parser
@@ -190,7 +191,8 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
             consumers.append(writer)
         style = ns.progress or ("rich" if sys.stderr.isatty() else "plain")
         title = f"{spec.name} · {problem.dictionary.rule.name} · {spec.size} · {problem.dictionary.label}"
-        display = make_display(style, title, problem.geometry.grid, sys.stderr, run.word_count)
+        display = make_display(style, title, problem.geometry.grid, sys.stderr, run.word_count,
+                               every=ns.progress_every)
         if display is not None:
             consumers.append(display)
         driver = run.driver(consumers)
@@ -364,6 +366,10 @@ def _add_run_parser(sub: Any) -> None:
         "--progress",
         choices=STYLES,
         help="rich (default on a terminal), plain (default otherwise), jsonl or none",
+    )
+    run.add_argument(
+        "--progress-every", type=interval, metavar="SECONDS",
+        help="seconds between plain progress lines (default 5) or jsonl progress records (default 0.5)",
     )
     run.set_defaults(run=cmd_run)
 

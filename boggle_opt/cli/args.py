@@ -77,6 +77,17 @@ def seconds(text: str) -> float:
     return value
 
 
+def interval(text: str) -> float:
+    """Seconds between two progress lines: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text[:40]!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {text[:40]}")
+    return value
+
+
 def add_rule_and_wordlist(parser: argparse.ArgumentParser) -> None:
     """``--rule`` and ``--wordlist``, with their defaults, for a command that
     scores (``run`` has its own: a resumed run takes them from its file)."""

@@ -2,8 +2,9 @@
 
 ``rich`` is a live panel for a terminal; it pulls the run state at its own
 refresh rate, so a fast searcher is never slowed by drawing. ``plain`` prints
-a line per improvement and every few seconds (pipes, CI logs); ``jsonl``
-prints events as JSON lines; ``none`` shows nothing.
+a short line every few seconds (pipes, CI logs: ``--progress-every``), with
+only the figures that are known; ``jsonl`` prints events as JSON lines;
+``none`` shows nothing.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..proofs import outcome as proof
 from ..searching.driver import Consumer, RunState
 from ..runs.events import event_record, finish_record, progress_record, start_record
-from ..searching.interface import Event, Improved, Progress, Stat
+from ..searching.interface import Event, Progress, Stat
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -25,6 +26,13 @@ if TYPE_CHECKING:
 #: what make_display makes (the command line offers the same names)
 STYLES = ("rich", "plain", "jsonl", "none")
 BARS = "▁▂▃▄▅▆▇█"
+#: seconds between plain progress lines, and between jsonl progress records
+PLAIN_EVERY = 5.0
+JSONL_EVERY = 0.5
+#: a plain progress line is shorter than this: a log a person reads
+PLAIN_WIDTH = 100
+#: stats a plain line shows in its own words (or not at all)
+_OWN_WORDS = frozenset({"best", "time left", "boards/s"})
 
 
 def _fmt(value: Stat) -> str:
@@ -71,13 +79,84 @@ def sparkline(history: list[tuple[float, int]], elapsed: float, width: int = 40)
     return "".join(out)
 
 
-def status_line(state: RunState) -> str:
-    """One line of progress for plain output."""
-    stats = " ".join(f"{k}={_fmt(v)}" for k, v in state.stats.items())
-    return (
-        f"[{state.elapsed():7.1f}s] best {state.best_score:,} {state.best_board} "
-        f"evals {state.evaluations:,} ({_rate(state):,.0f}/s) {stats}"
-    ).rstrip()
+def _known(value: Stat) -> bool:
+    """Whether a stat has a value yet (searchers report -1 or "" for none)."""
+    return not (value == "" or (isinstance(value, int) and value < 0))
+
+
+def _budget_short(state: RunState) -> str:
+    """What is left of a time or evaluation budget, "" if there is none."""
+    b = state.budget
+    if b.seconds is not None:
+        return f"budget left {max(0.0, b.seconds - state.elapsed()):,.0f} s"
+    if b.evaluations is not None:
+        return f"budget left {max(0, b.evaluations - state.evaluations):,} evals"
+    return ""
+
+
+def _proof_figures(state: RunState) -> list[str]:
+    """A proof's few figures: classes done of the total, rate, time left,
+    boards found at the min score and the best; during the warm-up climb,
+    that it is choosing the min score."""
+    stats = state.stats
+    if proof.CLIMB_BEST in stats:
+        best = stats[proof.CLIMB_BEST]
+        so_far = f": best so far {best:,}" if isinstance(best, int) and best >= 0 else ""
+        return [f"warm-up climb choosing the min score{so_far}"]
+    done, total = stats.get(proof.DONE), stats.get(proof.TOTAL)
+    parts = []
+    if isinstance(done, int) and isinstance(total, int) and total > 0:
+        parts.append(f"classes {done:,}/{total:,} ({100 * done / total:.1f}%)")
+    rate = stats.get(proof.RATE)
+    if isinstance(rate, (int, float)) and rate > 0:
+        parts.append(f"{_fmt(rate)}/s")
+    left = stats.get("time left")
+    if left:
+        parts.append(f"left {left}")
+    min_score, found = stats.get(proof.MIN_SCORE), stats.get("boards >= min")
+    if isinstance(min_score, int) and min_score > 0:
+        count = found if isinstance(found, int) else len(state.boards)
+        # the best of the boards found (not the warm-up climb's, which set the min score)
+        best = f", best {state.best_score:,}" if count > 0 and state.best_score >= 0 else ""
+        parts.append(f"boards >= {min_score:,}: {count:,}{best}")
+    failed = stats.get(proof.FAILED)
+    if isinstance(failed, int) and failed > 0:
+        parts.append(f"failed {failed:,}")
+    return parts
+
+
+def _search_figures(state: RunState, shown: Callable[[str], str]) -> list[str]:
+    """A local search's figures: best score (and board, if short), evaluations
+    and their rate, the time left the searcher estimates or the budget left."""
+    parts = []
+    if state.best_score >= 0:
+        board = shown(state.best_board)
+        parts.append(f"best {state.best_score:,}" + (f" {board}" if len(board) <= 25 else ""))
+    parts.append(f"evals {state.evaluations:,} ({_rate(state):,.0f}/s)")
+    left = state.stats.get("time left")
+    budget = _budget_short(state)
+    if left:
+        parts.append(f"left {left}")
+    elif budget:
+        parts.append(budget)
+    return parts
+
+
+def status_line(state: RunState, shown: Callable[[str], str] = str, width: int = PLAIN_WIDTH) -> str:
+    """One line of plain progress, shorter than ``width``: the searcher's
+    few figures that are known, then as many of its other stats as fit."""
+    head = f"[{state.elapsed():7.1f}s]"
+    if proof.is_proof(state.stats):
+        return " ".join([head, *_proof_figures(state)])[: width - 1]
+    line = " ".join([head, *_search_figures(state, shown)])
+    for key, value in state.stats.items():
+        if key in _OWN_WORDS or not _known(value):
+            continue
+        more = f" {key}={_fmt(value)}"
+        if len(line) + len(more) >= width:
+            break
+        line += more
+    return line[: width - 1]
 
 
 class RichDisplay:
@@ -200,30 +279,39 @@ class RichDisplay:
 
 
 class PlainProgress:
-    """A line per improvement and every ``every`` seconds, for logs and pipes."""
+    """A line every ``every`` seconds at most, and one as the run stops, for
+    logs and pipes: improvements are in the next line, not lines of their own
+    (a fast search finds dozens a second). Notes are printed as they come."""
 
-    def __init__(self, out: TextIO, every: float = 5.0) -> None:
+    def __init__(self, out: TextIO, every: float = PLAIN_EVERY, shown: Callable[[str], str] = str) -> None:
         self.out = out
         self.every = every
+        #: a board as the results list it (its canonical form)
+        self.shown = shown
         self._last = 0.0
         self._notes = 0
+        self._lines = 0
 
     def start(self, state: RunState) -> None:
         self._last = 0.0
         self._notes = 0
+        self._lines = 0
 
     def event(self, event: Event, state: RunState) -> None:
         self._new_notes(state)
-        now = state.elapsed()
-        if isinstance(event, Improved) and event.score >= state.best_score:
-            self._print(state)
-        elif now - self._last >= self.every:
+        if state.elapsed() - self._last >= self.every:
             self._print(state)
 
     def _print(self, state: RunState) -> None:
         self._last = state.elapsed()
-        self.out.write(status_line(state) + "\n")
+        self._lines += 1
+        self.out.write(status_line(state, self.shown) + "\n")
         self.out.flush()
+
+    def _last_line(self, state: RunState) -> None:
+        """The figures as the run stopped, unless a line just gave them."""
+        if not self._lines or state.elapsed() - self._last >= min(1.0, self.every):
+            self._print(state)
 
     def _new_notes(self, state: RunState) -> None:
         for note in state.notes[self._notes:]:
@@ -235,9 +323,9 @@ class PlainProgress:
         if state.error:
             # the command prints the error; a run refused as it began has no figures to show
             if state.evaluations or state.stats:
-                self._print(state)
+                self._last_line(state)
             return
-        self._print(state)
+        self._last_line(state)
         self.out.write(f"stopped: {state.stop_reason}\n")
         self.out.flush()
 
@@ -249,7 +337,7 @@ class JsonlProgress:
     def __init__(
         self,
         out: TextIO,
-        per_second: float = 2.0,
+        per_second: float = 1 / JSONL_EVERY,
         word_count: Callable[[str], int] | None = None,
         top: int = 50,
     ) -> None:
@@ -285,14 +373,16 @@ def make_display(
     grid: Callable[[str], str],
     out: TextIO,
     word_count: Callable[[str], int] | None = None,
+    every: float | None = None,
 ) -> Consumer | None:
-    """The consumer for ``--progress STYLE`` (None for ``none``)."""
+    """The consumer for ``--progress STYLE`` (None for ``none``); ``every``:
+    seconds between plain lines or jsonl progress records (``--progress-every``)."""
     if style == "rich":
         from rich.console import Console
 
         return RichDisplay(title, grid, Console(file=out))
     if style == "plain":
-        return PlainProgress(out)
+        return PlainProgress(out, PLAIN_EVERY if every is None else every)
     if style == "jsonl":
-        return JsonlProgress(out, word_count=word_count)
+        return JsonlProgress(out, 1 / (JSONL_EVERY if every is None else every), word_count=word_count)
     return None

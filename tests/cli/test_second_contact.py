@@ -7,6 +7,7 @@ one orientation of boards, one convention for written files, and the
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import time
 from collections.abc import Callable
@@ -194,3 +195,60 @@ def test_no_limit_lifts_a_used_budget(run_cli: Cli, tmp_path: Path) -> None:
     assert on.returncode == 0, on.stderr
     assert "searcher finished" in on.stdout and "no limit" in on.stdout
     assert records(out)[-1]["stop_reason"] == "searcher finished"
+
+
+# -- 4. plain progress: a log a person can read ------------------------------------
+
+
+def _status_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("[")]
+
+
+def _check_plain(stderr: str) -> list[float]:
+    """Every plain line short, with no value that is not known yet; the times
+    of the status lines."""
+    for line in stderr.splitlines():
+        assert len(line) < 100, line
+        assert "best -1" not in line and "=-1" not in line, line
+        assert not re.search(r"\w=(\s|$)", line), line  # `time left=` with nothing after
+    return [float(line[1:line.index("s]")]) for line in _status_lines(stderr)]
+
+
+def test_plain_progress_is_a_line_every_few_seconds(run_cli: Cli) -> None:
+    r = run_cli("run", "--searcher", "annealing", "--rule", "pow2", "--seed", "1", "--time", "4",
+                "--progress", "plain", "--progress-every", "1")
+    assert r.returncode == 0, r.stderr
+    times = _check_plain(r.stderr)
+    assert 3 <= len(times) <= 6, r.stderr
+    # a line a second at most (the last, as the run stops, may follow its neighbour closer)
+    assert all(b - a >= 0.95 for a, b in zip(times[:-2], times[1:-1])), times
+    assert r.stderr.rstrip().splitlines()[-1].startswith("stopped: ")
+
+
+def test_plain_progress_defaults_to_a_few_seconds(run_cli: Cli) -> None:
+    """Dozens of improvements in the first second are not dozens of lines."""
+    r = run_cli("run", "--searcher", "annealing", "--rule", "pow2", "--seed", "1", "--evals", "20000",
+                "--progress", "plain")
+    assert r.returncode == 0, r.stderr
+    times = _check_plain(r.stderr)
+    assert len(times) <= 2, r.stderr  # the run takes 2 to 3 s: one line as it stops
+
+
+def test_plain_progress_of_a_proof_and_of_longword(run_cli: Cli) -> None:
+    proof = run_cli("run", "--searcher", "bnb", "--size", "3x3", "-o", "climb-seconds", "1.5", "--time", "4",
+                    "--progress", "plain", "--progress-every", "1")
+    assert proof.returncode == 3, proof.stderr
+    _check_plain(proof.stderr)
+    lines = _status_lines(proof.stderr)
+    assert any("warm-up climb choosing the min score" in line for line in lines), proof.stderr
+    assert any(" classes " in line and "/2,862 (" in line for line in lines), proof.stderr
+    longword = run_cli("run", "--searcher", "longword", "--size", "3x3", "--time", "4", "--progress", "plain",
+                       "--progress-every", "1")
+    assert longword.returncode == 0, longword.stderr
+    _check_plain(longword.stderr)
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "inf", "soon"])
+def test_progress_every_takes_seconds(value: str, run_cli: Cli) -> None:
+    r = run_cli("run", "--searcher", "hillclimb", "--progress-every", value)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--progress-every" in r.stderr, r.stderr
