@@ -7,9 +7,9 @@ up. Two things make that estimate hold:
   ``board_classes.CostModel`` can rank every class, the classes are sorted by
   it and cut into strata of equal count, two classes drawn from each: every
   stretch of the cost range is sampled, so 40 classes of 3x3 land within
-  about 13% of the truth 90 times in 100, where a plain random draw lands
-  within 20% (measured by resampling all 2,862 classes' times). Otherwise a
-  plain seeded draw, one stratum.
+  12-14% of the truth 90 times in 100, where a plain random draw lands
+  within 19-22% (all 2,862 classes' times, resampled 3,000 times). Otherwise
+  a plain seeded draw, one stratum.
 - **What a proof spends beyond solving its classes**, each measured, not
   assumed: the main process's set-up (interpreter, imports, the word list,
   the class costs it sorts by), each worker's start (interpreter, imports,
