@@ -151,16 +151,12 @@ class _Out:
         """A shell command, cut with backslashes between words to fit."""
         line = ""
         for word in words:
-            room = WIDTH - 2 - (len(indent) if line.startswith(indent) or self._cut else 0)
-            if line and len(line) + 1 + len(word) > room:
+            if line and len(line) + 1 + len(word) > WIDTH - 2:  # room for " \\"
                 self.out.write(line + " \\\n")
-                line, self._cut = indent + word, True
+                line = indent + word
             else:
                 line = f"{line} {word}" if line else word
         self.out.write(line + "\n")
-        self._cut = False
-
-    _cut = False
 
     def flush(self) -> None:
         self.out.flush()
@@ -296,6 +292,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     where = "this process" if inline else f"{workers} worker{'s' * (workers != 1)}"
     w.field("sample", f"{drawn}, {_hours(sum(cpu))} CPU in {where}; "
                       f"{sum(len(m.result.boards) for m in measured):,} boards >= min score")
+
     def error(of: float) -> str:
         if census:
             return "every class solved"
@@ -323,7 +320,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     for name, text in _split(measured, base_mb, ns.worker_memory):
         w.field(name, text)
     if ns.shards is not None:
-        _shards(ns, w, options, cls, geometry, total, min_score, measured, solve, overheads,
+        _shards(ns, w, options, geometry, total, min_score, measured, solve, overheads,
                 base_cpu + replay_fixed + context_cpu, model_init_cpu, costing_cpu, cost_order_max,
                 worker_mb, main_mb)
     return 0
@@ -397,8 +394,9 @@ def _replay(
     passing the sample's classes (their boards, and bnb's events for each)
     through a real run with a run file, at least ``REPLAY_CLASSES`` classes
     of them (with ``calibrate``, the costs of every class and of the
-    sampled ones, the ETA bnb fits to them too). Returns the run's fixed CPU (its spec, the word list's
-    fingerprint, the run file's start and finish) and its CPU per class."""
+    sampled ones, the ETA bnb fits to them too). Returns the run's fixed
+    CPU (its spec, the word list's fingerprint, the run file's start and
+    finish) and its CPU per class."""
     budget = min(total, REPLAY_CLASSES)
     rounds = max(1, math.ceil(budget / len(measured)))
     per_round = sum(len(m.result.boards) for m in measured)
@@ -505,7 +503,7 @@ def _split(measured: list[Measured], base_mb: float, worker_mb: int) -> list[tup
 
 
 def _shards(
-    ns: argparse.Namespace, w: _Out, options: Any, cls: type, geometry: Geometry, total: int,
+    ns: argparse.Namespace, w: _Out, options: Any, geometry: Geometry, total: int,
     min_score: int, measured: list[Measured], solve: Scaled, overheads: Overheads,
     main_cpu: float, model_init_cpu: float, costing_cpu: float, cost_order_max: int,
     worker_mb: float, main_mb: float,
@@ -558,9 +556,9 @@ def _shards(
                f"RULE={shlex.quote(ns.rule)}", f"MIN_SCORE={min_score}", "OUT=proof", "sbatch",
                f"--array=1-{n}", f"--cpus-per-task={jobs}", f"--mem-per-cpu={per_cpu}M", "--export=ALL",
                SLURM_SCRIPT])
-    if n > 1000:
-        w.comment("SLURM's default MaxArraySize is 1001: ask for more, or submit the array in "
-                  "chunks (--array=1001-2000 ...)")
+    if n >= 1001:  # the script's shard is the task's index
+        w.comment("SLURM's default MaxArraySize (1001) allows indices up to 1000: ask for a larger "
+                  "one, or plan at most 1000 shards")
     w.comment(f"or anywhere, once for each K from 1 to {n:,}:")
     w.command(["boggle-opt", "run", "--searcher", "bnb", "--size", geometry.size, "--wordlist",
                shlex.quote(wordlist), "--rule", shlex.quote(ns.rule), "--min-score", str(min_score),
