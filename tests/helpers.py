@@ -9,6 +9,7 @@ import importlib
 import itertools
 import json
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -76,6 +77,12 @@ def start_cli(args: list[str], env: dict[str, str], cwd: Path, new_session: bool
     their defaults; ``new_session``: its own process group, for group signals."""
     return subprocess.Popen([exe(), *args], cwd=cwd, env=env, text=True, start_new_session=new_session,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_default_signals)
+
+
+def unwrapped(text: str) -> str:
+    """A command's results with the lines it wrapped to 80 columns joined
+    again (``#   `` continues a ``#`` line, two spaces a statement)."""
+    return re.sub(r"\n(?:#   |  (?=\S))", " ", text)
 
 
 def records(path: Path) -> list[dict[str, Any]]:

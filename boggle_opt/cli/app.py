@@ -65,6 +65,10 @@ def version_text() -> str:
     return f"{PROG} {__version__} (core: {core})"
 
 
+#: where ``plugins`` starts an entry's text (a longer name gets a line of its own)
+NAME_COLUMN = 27
+
+
 def cmd_plugins(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     provides: dict[str, list[str]] = {}
     sections: list[tuple[str, Sequence[Entry[Any]]]] = [
@@ -86,19 +90,22 @@ def cmd_plugins(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
             what = f"FAILED to import: {info.detail}"
         else:
             what = f"{info.status} ({info.detail})"
-        out.write(f"  {o.plugin:<16} {o.release:<24} {info.module}\n      {what}\n")
+        out.write(output.fill(f"{o.plugin:<16} {o.release:<24} {info.module}", "  ", "      ") + "\n")
+        out.write(output.fill(what, "      ") + "\n")
     for title, entries in sections:
         out.write(f"{title}:\n")
         if not entries:
             out.write("  (none)\n")
         for e in entries:
             name = e.name + (f" ({', '.join(e.aliases)})" if e.aliases else "")
-            out.write(f"  {name:<24} {e.summary}  [{e.origin.release}]\n")
+            tag = f"[{e.origin.release}]"
+            out.write(output.columns(name, f"{e.summary}  {tag}", NAME_COLUMN, whole=[tag]) + "\n")
             status = getattr(e.item, "status", None) if title == "word lists" else None
             if status is not None:
-                out.write(f"  {'':<24}   {status()}\n")
+                out.write(output.fill(str(status()), " " * (NAME_COLUMN + 2)) + "\n")
         if title == "word lists":
-            out.write(f"  {'PATH':<24} any file, one word a line  [built in]\n")
+            out.write(output.columns("PATH", "any file, one word a line  [built in]", NAME_COLUMN,
+                                     whole=["[built in]"]) + "\n")
     return 0
 
 
@@ -109,11 +116,18 @@ def _as_typed(value: object) -> str:
     return repr(value)
 
 
+def _as_shown(value: object) -> str:
+    """An option's value in a results header: as ``-o`` takes it (true, not True)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def cmd_searchers(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     for entry in regs.searchers.entries():
-        out.write(f"{entry.name}: {entry.summary}  [{entry.origin.release}]\n")
+        tag = f"[{entry.origin.release}]"
+        out.write(output.fill(f"{entry.name}: {entry.summary}  {tag}", "", "  ", whole=[tag]) + "\n")
         for opt in describe(entry.item.Options):
-            out.write(f"  -o {opt.name} ({opt.type}, default {_as_typed(opt.default)})  {opt.help}\n")
+            text = f"-o {opt.name} ({opt.type}, default {_as_typed(opt.default)})  {opt.help}"
+            out.write(output.fill(text, "  ", "      ") + "\n")
     return 0
 
 
@@ -250,10 +264,13 @@ def _resume_line(run_file: str | None, state: RunState, out: TextIO) -> None:
     """How to finish an incomplete proof: the exact command. A proof resumed
     without a budget runs to its end, so the command needs none."""
     if run_file is not None:
-        out.write(f"# to finish the proof: {resume_command(run_file)}\n")
+        command = resume_command(run_file)
+        line = f"# to finish the proof: {command}"
+        # the command whole on a line of its own, to copy, if both do not fit
+        out.write((line if len(line) <= output.WIDTH else f"# to finish the proof:\n#   {command}") + "\n")
     else:
-        out.write("# to finish the proof, run it again with --out FILE (it can then be resumed "
-                  "with --resume FILE); this run wrote no run file to resume from\n")
+        out.write(output.comment("to finish the proof, run it again with --out FILE (it can then be resumed "
+                                 "with --resume FILE); this run wrote no run file to resume from") + "\n")
     out.flush()
 
 
@@ -266,41 +283,41 @@ def _report(
     out: TextIO,
     proof: ProofOutcome | None = None,
 ) -> None:
-    # options left at None take the searcher's own defaults: not worth a line
-    opts = " ".join(f"{k}={v}" for k, v in as_dict(spec.options).items() if v is not None)
-    out.write(
-        f"# searcher {spec.name} ({opts}); rule {spec.rule}; "
+    # options left at None or empty take the searcher's own defaults: not worth a word
+    opts = " ".join(f"{k}={_as_shown(v)}" for k, v in as_dict(spec.options).items() if v is not None and v != "")
+    out.write(output.comment(
+        f"searcher {spec.name}" + (f" ({opts})" if opts else "") + f"; rule {spec.rule}; "
         f"word list {wordlist_label}; size {spec.size}; "
         f"seed {spec.seed}; jobs {spec.jobs}"
         + (f"; constraints {spec.constraints.describe()}" if spec.constraints.active else "")
-        + "\n"
-    )
+    ) + "\n")
     from ..runs.records import describe_budget
 
     budget = describe_budget(vars(state.budget))
-    out.write(
-        f"# stopped: {state.stop_reason}; {state.evaluations:,} evaluations "
-        f"in {state.elapsed():.1f} s (this segment's budget: {budget})\n"
-    )
+    out.write(output.comment(
+        f"stopped: {state.stop_reason}; {state.evaluations:,} evaluations "
+        f"in {state.elapsed():.1f} s (this segment's budget: {budget})"
+    ) + "\n")
     for note in state.notes:
-        out.write(f"# note: {note}\n")
+        out.write(output.comment(f"note: {note}") + "\n")
     if spec.resume is not None:
         # this segment above; the run as a whole here (earlier segments from the run file)
         past = spec.resume
-        out.write(
-            f"# all {past.segments + 1} segments of the run: "
+        out.write(output.comment(
+            f"all {past.segments + 1} segments of the run: "
             f"{past.evaluations + state.evaluations:,} evaluations in "
-            f"{past.elapsed + state.elapsed():.1f} s\n"
-        )
+            f"{past.elapsed + state.elapsed():.1f} s"
+        ) + "\n")
     if proof is not None:  # how far the proof got, and what it proved
-        out.write("\n".join(proof.lines()) + "\n")
+        head, statement = proof.lines()
+        out.write(output.comment(head.removeprefix("# ")) + "\n" + output.fill(statement, "", "  ") + "\n")
     ranked = state.ranked()
     if not ranked:
         out.write("# no boards found\n")
         return
     if not spec.constraints.fix:  # fixed cells keep a board as found
-        out.write("# boards in canonical form: the smallest string among each board's rotations "
-                  "and reflections (`boggle-opt score BOARD` names a board's)\n")
+        out.write(output.comment("boards in canonical form: the smallest string among each board's rotations "
+                                 "and reflections (`boggle-opt score BOARD` names a board's)") + "\n")
     out.write("# rank\tboard\tscore\twords\n")
     for rank, (board, score) in enumerate(ranked[:top], 1):
         out.write(f"{rank}\t{board}\t{score}\t{word_count(board)}\n")
@@ -404,7 +421,7 @@ def _add_plugin_options(parser: argparse.ArgumentParser, default: object, reads_
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Find and prove high-scoring Boggle boards.")
     parser.add_argument("--version", action="version", version=version_text())
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
 
     add_score_parser(sub)
     add_show_parser(sub)

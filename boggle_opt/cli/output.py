@@ -1,15 +1,50 @@
 """Standard output for the commands: a write that fails (a full disk, a
 closed pipe) is an ``OutputError``, one line on stderr, not a traceback; and
-what is still buffered is dropped, so it cannot fail again as Python exits."""
+what is still buffered is dropped, so it cannot fail again as Python exits.
+What a person reads is wrapped to ``WIDTH`` columns (``fill``, ``comment``,
+``columns``), never inside a word: a path, a board or a command stays whole."""
 
 from __future__ import annotations
 
 import errno
 import os
 import sys
+import textwrap
+from collections.abc import Sequence
 from typing import Any, TextIO, cast
 
 from ..core.errors import BoggleOptError
+
+
+#: the columns of what a command prints for a person (a terminal's classic width)
+WIDTH = 80
+
+
+def fill(text: str, indent: str = "", subsequent: str | None = None, width: int = WIDTH,
+         whole: Sequence[str] = ()) -> str:
+    """``text`` wrapped to ``width`` columns after ``indent`` (later lines
+    after ``subsequent``, else ``indent``), never inside a word, nor inside
+    the phrases ``whole`` (a release tag, a command)."""
+    for phrase in whole:  # spaces textwrap does not break at, put back after
+        text = text.replace(phrase, phrase.replace(" ", "\0"))
+    return textwrap.fill(text, width, initial_indent=indent,
+                         subsequent_indent=indent if subsequent is None else subsequent,
+                         break_long_words=False, break_on_hyphens=False).replace("\0", " ")
+
+
+def comment(text: str) -> str:
+    """A ``# `` line of a command's results, continued on ``#   `` lines."""
+    return fill(text, "# ", "#   ")
+
+
+def columns(name: str, text: str, column: int, indent: str = "  ", whole: Sequence[str] = ()) -> str:
+    """``name``, then ``text`` wrapped from ``column``; a name too wide for
+    its column gets a line of its own rather than running into the text."""
+    body = fill(text, " " * column, whole=whole)
+    head = indent + name
+    if len(head) < column:
+        return head + body[len(head):]
+    return head + "\n" + body
 
 
 class OutputError(BoggleOptError):

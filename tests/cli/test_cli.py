@@ -246,6 +246,8 @@ def test_plugins_lists_builtins(run_cli):
         if not ln.startswith(" "):
             current = ln.rstrip(":")
             sections[current] = []
+        elif len(ln) - len(ln.lstrip()) == 27 and sections[current]:  # an entry's text, wrapped to 80 columns
+            sections[current][-1] += " " + ln.strip()
         else:
             sections[current].append(ln.strip())
     assert {"scoring rules", "word lists"} <= set(sections)

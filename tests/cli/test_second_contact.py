@@ -252,3 +252,65 @@ def test_plain_progress_of_a_proof_and_of_longword(run_cli: Cli) -> None:
 def test_progress_every_takes_seconds(value: str, run_cli: Cli) -> None:
     r = run_cli("run", "--searcher", "hillclimb", "--progress-every", value)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--progress-every" in r.stderr, r.stderr
+
+
+# -- 5. 80 columns ------------------------------------------------------------------
+
+
+def _widths_ok(text: str, width: int = 80) -> None:
+    for line in text.splitlines():
+        assert len(line.expandtabs()) <= width, f"{len(line.expandtabs())} columns: {line}"
+
+
+@pytest.fixture()
+def at_80(cli_env: dict[str, str]) -> dict[str, str]:
+    return {**cli_env, "COLUMNS": "80"}
+
+
+@pytest.mark.parametrize("command", [["searchers"], ["plugins"], ["--help"], ["run", "--help"]])
+def test_listings_fit_80_columns(command: list[str], run_cli: Cli, at_80: dict[str, str]) -> None:
+    r = run_cli(*command, env=at_80)
+    assert r.returncode == 0, r.stderr
+    _widths_ok(r.stdout)
+
+
+def test_plugins_names_never_run_into_their_text(run_cli: Cli, at_80: dict[str, str]) -> None:
+    """A name as wide as its column ("embedded (default, kjxqz)") gets a line
+    of its own; every entry's text starts in the same column."""
+    from boggle_opt.cli.app import NAME_COLUMN
+
+    r = run_cli("plugins", env=at_80)
+    section = ""
+    for line in r.stdout.splitlines():
+        if not line.startswith(" "):
+            section = line
+            continue
+        if section == "plugins:" or len(line) <= NAME_COLUMN:
+            continue
+        assert line[NAME_COLUMN - 1] == " " and line[NAME_COLUMN] != " " or line[:NAME_COLUMN].isspace(), line
+    assert "  embedded (default, kjxqz)\n" in r.stdout
+    assert "[boggle-opt " in r.stdout and "[boggle-opt\n" not in r.stdout  # a tag is never broken
+
+
+def test_a_runs_results_fit_80_columns_without_empty_options(run_cli: Cli) -> None:
+    search = run_cli("run", "--searcher", "hillclimb", "--evals", "2000", "--seed", "1", "--progress", "none")
+    assert search.returncode == 0, search.stderr
+    _widths_ok(search.stdout)
+    header = search.stdout.split("# stopped")[0]
+    assert "exclude=" not in header and "canonical=true" in header and "canonical=True" not in header
+    proof = run_cli(*PROOF_2X2, "--progress", "none")
+    assert proof.returncode == 0, proof.stderr
+    _widths_ok(proof.stdout)
+    header = proof.stdout.split("# stopped")[0]
+    assert "buckets=" not in header and "corner-buckets=" not in header and "shard=" not in header, header
+    assert "min-score=5" in header
+
+
+def test_the_finish_hint_keeps_its_command_whole(run_cli: Cli, tmp_path: Path) -> None:
+    deep = tmp_path / ("a-folder-with-a-long-name-" * 3)
+    deep.mkdir()
+    out = deep / "proof.jsonl"
+    r = run_cli(*PROOF_2X2, "--evals", "1", "--out", str(out), "--progress", "none")
+    assert r.returncode == 3, r.stderr
+    lines = r.stdout.rstrip().splitlines()
+    assert lines[-2:] == ["# to finish the proof:", f"#   boggle-opt run --resume {out}"]

@@ -17,7 +17,7 @@ from boggle_opt.proofs.outcome import INCOMPLETE
 
 from boggle_opt.cli import report
 from boggle_opt.runs.runfile import read_run_file
-from helpers import records
+from helpers import records, unwrapped
 
 Cli = Callable[..., subprocess.CompletedProcess[str]]
 LOCAL = ["hillclimb", "annealing", "genetic"]
@@ -97,7 +97,7 @@ def test_a_resumed_run_continues_from_its_state(resumed: tuple[str, Path, dict[s
 def test_budgets_per_segment_and_in_total(resumed: tuple[str, Path, dict[str, Any], str],
                                           run_cli: Cli, tmp_path: Path) -> None:
     _, path, _, output = resumed
-    stdout = output.split("\n#OUT\n")[1]
+    stdout = unwrapped(output.split("\n#OUT\n")[1])
     one, two = segments(path)
     used = [seg[-1]["evaluations"] for seg in (one, two)]
     assert f"this segment's budget: {int(EVALS):,} evaluations" in stdout
@@ -131,8 +131,8 @@ def test_a_resume_without_a_budget_gets_what_was_left(run_cli: Cli, tmp_path: Pa
     again = run_cli("run", "--resume", str(path), "--progress", "none")
     assert again.returncode == 0, again.stderr
     left = 4000 - used
-    assert f"this segment's budget: {left:,} evaluations" in again.stdout
-    assert f"# stopped: used {left:,} evaluations" in again.stdout
+    assert f"this segment's budget: {left:,} evaluations" in unwrapped(again.stdout)
+    assert f"# stopped: used {left:,} evaluations" in unwrapped(again.stdout)
 
 
 @pytest.mark.parametrize("size", ["1x1", "1x2"])

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import assert_one_line_error, exe, records
+from helpers import assert_one_line_error, exe, records, unwrapped
 
 pytest.importorskip("distributed")
 
@@ -70,7 +70,7 @@ def test_a_scheduler_without_workers_is_said(tmp_path: Path, cli_env: dict[str, 
     notes = [line for line in r.stderr.splitlines() if said in line]
     assert len(notes) == 1 and notes[0].startswith("note: "), r.stderr
     assert f"dask worker {address}" in notes[0] and "--executor local" in notes[0]
-    assert f"# note: {said}" in r.stdout
+    assert f"# note: {said}" in unwrapped(r.stdout)
     (finish,) = [rec for rec in records(out) if rec["type"] == "finish"]
     assert any(said in note for note in finish["notes"])
 

@@ -18,7 +18,7 @@ from boggle_opt.cli import report
 from boggle_opt.runs.runfile import read_run_file
 from boggle_opt.searching.driver import Budget, RunState
 from boggle_opt.proofs.outcome import INCOMPLETE
-from helpers import records
+from helpers import records, unwrapped
 
 PROOF = ["run", "--searcher", "bnb", "--size", "2x3", "-o", "min-score", "120", "--progress", "none"]
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -46,7 +46,7 @@ def test_a_complete_proof_states_its_result(complete: tuple[subprocess.Completed
     assert ranked and all(s >= 120 for _, s in ranked)
     best, score = ranked[0]
     tied = [b for b, s in ranked if s == score]
-    lines = result.stdout.splitlines()
+    lines = unwrapped(result.stdout).splitlines()
     head = [line for line in lines if line.startswith("# proof ")]
     assert head == ["# proof complete: 216 of 216 classes done, 0 failed, 0 in flight; "
                     "min score 120 (given as the min-score option)"]
@@ -72,12 +72,12 @@ def test_an_interrupted_proof_says_so_and_how_to_finish(run_cli: Run, tmp_path: 
     assert result.returncode == INCOMPLETE == 3, result.stderr
     done = sum('"class"' in line for line in out.read_text().splitlines() if '"checkpoint"' in line)
     assert 0 < done < 216
-    assert (f"# proof INCOMPLETE: {done} of 216 classes done, 0 failed" in result.stdout)
+    assert (f"# proof INCOMPLETE: {done} of 216 classes done, 0 failed" in unwrapped(result.stdout))
     assert f"not proved: the proof stopped (used 1 evaluations) with {216 - done} of 216 classes not done" \
-        in result.stdout.replace(",", "")
+        in unwrapped(result.stdout).replace(",", "")
     # a proof resumed without a budget runs to its end: the command needs none
     command = f"boggle-opt run --resume {out}"
-    assert result.stdout.rstrip().endswith(f"# to finish the proof: {command}")
+    assert unwrapped(result.stdout).rstrip().endswith(f"# to finish the proof: {command}")
     proof = _finish(out)["proof"]
     assert proof["complete"] is False and proof["classes_done"] == done and proof["classes_total"] == 216
     again = run_cli(*command.split()[1:], "--progress", "none", "--evals", "1")
@@ -85,7 +85,7 @@ def test_an_interrupted_proof_says_so_and_how_to_finish(run_cli: Run, tmp_path: 
     assert _finish(out)["proof"]["classes_done"] > done
     resumed = run_cli(*command.split()[1:], "--progress", "none")
     assert resumed.returncode == 0, resumed.stderr
-    assert "# proof complete: 216 of 216 classes done" in resumed.stdout
+    assert "# proof complete: 216 of 216 classes done" in unwrapped(resumed.stdout)
     assert _finish(out)["proof"]["complete"] is True
 
 
@@ -94,7 +94,7 @@ def test_jsonl_progress_carries_the_statement(run_cli: Run) -> None:
     assert result.returncode == 0, result.stderr
     finish = json.loads(result.stderr.strip().splitlines()[-1])
     assert finish["type"] == "finish" and finish["proof"]["complete"] is True
-    assert finish["proof"]["statement"].startswith("proved: ") and finish["proof"]["statement"] in result.stdout
+    assert finish["proof"]["statement"].startswith("proved: ") and finish["proof"]["statement"] in unwrapped(result.stdout)
 
 
 def test_the_report_leads_with_the_statement(complete: tuple[subprocess.CompletedProcess[str], Path],
