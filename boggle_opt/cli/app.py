@@ -205,8 +205,10 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
             consumers.append(writer)
         style = ns.progress or ("rich" if sys.stderr.isatty() else "plain")
         title = f"{spec.name} · {problem.dictionary.rule.name} · {spec.size} · {problem.dictionary.label}"
+        # boards as the results list them: canonical, unless fixed cells keep them as found
+        form = (lambda board: board) if spec.constraints.fix else problem.geometry.canonical
         display = make_display(style, title, problem.geometry.grid, sys.stderr, run.word_count,
-                               every=ns.progress_every)
+                               every=ns.progress_every, form=form)
         if display is not None:
             consumers.append(display)
         driver = run.driver(consumers)

@@ -374,15 +374,18 @@ def make_display(
     out: TextIO,
     word_count: Callable[[str], int] | None = None,
     every: float | None = None,
+    form: Callable[[str], str] = str,
 ) -> Consumer | None:
     """The consumer for ``--progress STYLE`` (None for ``none``); ``every``:
-    seconds between plain lines or jsonl progress records (``--progress-every``)."""
+    seconds between plain lines or jsonl progress records (``--progress-every``);
+    ``form``: a board as the results list it (its canonical form), so the
+    panel draws the best board as the results' grid does, not a rotation of it."""
     if style == "rich":
         from rich.console import Console
 
-        return RichDisplay(title, grid, Console(file=out))
+        return RichDisplay(title, lambda board: grid(form(board)), Console(file=out))
     if style == "plain":
-        return PlainProgress(out, PLAIN_EVERY if every is None else every)
+        return PlainProgress(out, PLAIN_EVERY if every is None else every, form)
     if style == "jsonl":
         return JsonlProgress(out, 1 / (JSONL_EVERY if every is None else every), word_count=word_count)
     return None

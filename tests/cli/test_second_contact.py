@@ -18,6 +18,7 @@ import pytest
 from helpers import assert_one_line_error, records
 
 Cli = Callable[..., subprocess.CompletedProcess[str]]
+REPO = Path(__file__).resolve().parents[2]
 
 #: a small proof: the 2x2 boards on the embedded list, in a second or two
 PROOF_2X2 = ["run", "--searcher", "bnb", "--size", "2x2", "-o", "min-score", "5", "--seed", "1"]
@@ -314,3 +315,29 @@ def test_the_finish_hint_keeps_its_command_whole(run_cli: Cli, tmp_path: Path) -
     assert r.returncode == 3, r.stderr
     lines = r.stdout.rstrip().splitlines()
     assert lines[-2:] == ["# to finish the proof:", f"#   boggle-opt run --resume {out}"]
+
+
+# -- 6. one orientation: the panel draws the board the results list --------------
+
+QUICK_START = ["run", "--searcher", "annealing", "--rule", "pow2", "--evals", "30000", "--seed", "1"]
+
+
+def test_the_live_panel_draws_the_board_as_the_results_do(run_cli: Cli) -> None:
+    """The panel once drew the board as found, the results its canonical form:
+    the same board flipped (README's quick start: I Z A T on top, then D P S N)."""
+    r = run_cli(*QUICK_START, "--progress", "rich")
+    assert r.returncode == 0, r.stderr
+    grid = r.stdout.rstrip().split("points):\n")[1].splitlines()
+    assert grid[0] == "D  P  S  N"  # daripelzsoranoit, column by column
+    panel = [line.strip("│ ") for line in r.stderr.splitlines()[1:5]]
+    assert [line[:len(row)] for line, row in zip(panel, grid)] == grid, r.stderr
+    plain = run_cli(*QUICK_START, "--progress", "plain")
+    assert "best 17,900 daripelzsoranoit " in plain.stderr, plain.stderr
+
+
+def test_the_docs_draw_how_a_board_string_maps_to_the_grid() -> None:
+    usage = (REPO / "docs" / "usage.md").read_text(encoding="utf-8")
+    picture = usage[usage.index("How a board string maps to the grid"):][:1500]
+    for row in ("D  P  S  N", "A  E  O  O", "R  L  R  I", "I  Z  A  T"):
+        assert row in picture
+    assert "daripelzsoranoit" in picture and "column" in picture
