@@ -247,10 +247,10 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
                 "(add --executor local to continue on this machine)" if again else ""
             ), file=sys.stderr)
             return 1
+        if ns.out is not None or ns.resume is not None:
+            output.wrote(ns.out or ns.resume)
         if ns.report is not None and path is not None:
-            write_report(path, ns.report, regs)
-            if not lost:
-                out.write(f"# report: {ns.report}\n")
+            output.wrote(ns.report, write_report(path, ns.report, regs))
     if lost:
         return 1
     if proof is not None and proof.complete:

@@ -56,10 +56,11 @@ def check_output(path: str) -> None:
         raise BoggleOptError(f"cannot write {path!r}: permission denied")
 
 
-def write_svg(path: str, svg: str) -> None:
+def write_svg(path: str, svg: str) -> bool:
+    """Write the picture; whether it replaced an earlier file."""
     from ..runs.files import write_output
 
-    write_output(path, svg, "--svg")  # never over a run file; whole or not at all
+    return write_output(path, svg, "--svg")  # never over a run file; whole or not at all
 
 
 def cell_centre(geometry: Geometry, cell: int) -> tuple[float, float]:

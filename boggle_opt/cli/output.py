@@ -47,6 +47,15 @@ def columns(name: str, text: str, column: int, indent: str = "  ", whole: Sequen
     return head + "\n" + body
 
 
+def wrote(path: str, replaced: bool = False, detail: str = "") -> None:
+    """Every command that writes a file says so alike, on stderr (stdout is
+    the results): ``wrote FILE``, and whether it replaced an earlier one."""
+    more = [detail] if detail else []
+    if replaced:
+        more.append("replaced the file that was there")
+    print(f"wrote {path}" + (f" ({'; '.join(more)})" if more else ""), file=sys.stderr)
+
+
 class OutputError(BoggleOptError):
     """Standard output could not be written."""
 

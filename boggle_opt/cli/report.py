@@ -449,8 +449,9 @@ report made {made}</p>
 """
 
 
-def write_report(run_file: str | Sequence[str], out: str, registries: Registries | None = None) -> None:
-    """Read ``run_file`` (or the shards of one proof) and write its report to ``out``."""
+def write_report(run_file: str | Sequence[str], out: str, registries: Registries | None = None) -> bool:
+    """Read ``run_file`` (or the shards of one proof) and write its report to
+    ``out``; whether it replaced an earlier file."""
     from ..runs.runfile import read_run_file  # brings the driver: not for `boggle-opt score`
 
     from ..runs.files import PathArg, check_paths, write_output
@@ -470,7 +471,7 @@ def write_report(run_file: str | Sequence[str], out: str, registries: Registries
             merged = os.path.join(tmp, "merged.jsonl")
             merge_runs(files, merged, registries if registries is not None else load_plugins())
             page = render(read_run_file(merged), registries)
-    write_output(out, page, "report")
+    return write_output(out, page, "report")
 
 
 def add_parser(sub: Any) -> None:
@@ -490,11 +491,12 @@ def add_parser(sub: Any) -> None:
 
 def cmd_report(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     from ..runs.verify import Hole
+    from .output import wrote
 
     try:
-        write_report(ns.run_file, ns.out, regs)
+        replaced = write_report(ns.run_file, ns.out, regs)
     except Hole as hole:
         out.write(f"NOT verified, no report written: {hole}\n")
         return 3
-    out.write(f"wrote {ns.out}\n")
+    wrote(ns.out, replaced)
     return 0

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..boards import geometry_for, orientation
 from .args import cache_choice, CLI_SIZE, add_rule_and_wordlist, deprecated_alias
+from .output import wrote
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..registry.dictionaries import load_dictionary
@@ -176,6 +177,7 @@ def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     drawing = picture(geometry, board, scorer.score(board), len(found), dictionary.label, words)
     Console(file=out, highlight=False).print(drawing)
     if ns.svg:
-        write_svg(ns.svg, svg_picture(geometry, board, scorer.score(board), len(found),
-                                      dictionary.label, words))
+        replaced = write_svg(ns.svg, svg_picture(geometry, board, scorer.score(board), len(found),
+                                                 dictionary.label, words))
+        wrote(ns.svg, replaced)
     return 0

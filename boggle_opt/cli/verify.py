@@ -116,6 +116,7 @@ def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
 def cmd_merge(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     from ..runs.merge import merge_runs
     from ..runs.verify import Hole
+    from .output import wrote
 
     try:
         result = merge_runs(ns.runfiles, ns.out, regs, recheck=ns.recheck, seed=ns.seed)
@@ -124,5 +125,6 @@ def cmd_merge(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         return NOT_VERIFIED
     wrap = textwrap.TextWrapper(79, subsequent_indent="  ", break_on_hyphens=False, break_long_words=False)
     out.write(wrap.fill(result.summary()) + "\n")
-    out.write(f"wrote {ns.out}: {result.records:,} class records of {result.files:,} run files\n")
+    out.flush()  # the summary before the line on stderr
+    wrote(ns.out, detail=f"{result.records:,} class records of {result.files:,} run files")
     return 0

@@ -149,12 +149,15 @@ def check_paths(args: Sequence[PathArg]) -> None:
             raise FileRefused(f"{arg} is a run file, which it would overwrite: write to another file")
 
 
-def write_output(path: str, text: str, what: str) -> None:
+def write_output(path: str, text: str, what: str) -> bool:
     """Write an output (``what``: "--report", ...): never onto a run file or
     anything but a regular file, and whole or not at all (a temporary file
-    beside it, renamed into place; a symlink's target is the one replaced)."""
+    beside it, renamed into place; a symlink's target is the one replaced).
+    A report or a picture can be made again from what it shows, so an earlier
+    one is replaced: returns whether a file was there (the command says so)."""
     check_paths([PathArg(what, path, written=True)])
     target = os.path.realpath(path)
+    replaced = os.path.exists(target)
     folder, name = os.path.split(target)
     temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
     try:
@@ -174,3 +177,4 @@ def write_output(path: str, text: str, what: str) -> None:
             raise
     except OSError as exc:
         raise BoggleOptError(f"cannot write {what} {path!r}: {exc.strerror or exc}") from None
+    return replaced

@@ -36,7 +36,7 @@ def runs(run_cli, tmp_path_factory, enable2k_path) -> dict[str, Path]:
         out, page = folder / f"{name}.jsonl", folder / f"{name}.html"
         result = run_cli("run", *args, "--progress", "none", "--out", str(out), "--report", str(page))
         assert result.returncode == 0, result.stderr
-        assert f"# report: {page}" in result.stdout
+        assert f"wrote {page}\n" in result.stderr and f"wrote {out}\n" in result.stderr
         made[name], made[name + "-page"] = out, page
     return made
 

@@ -341,3 +341,41 @@ def test_the_docs_draw_how_a_board_string_maps_to_the_grid() -> None:
     for row in ("D  P  S  N", "A  E  O  O", "R  L  R  I", "I  Z  A  T"):
         assert row in picture
     assert "daripelzsoranoit" in picture and "column" in picture
+
+
+# -- 8. written files: one convention -----------------------------------------------
+
+
+def test_every_written_file_is_said_alike_on_stderr(run_cli: Cli, tmp_path: Path) -> None:
+    """`wrote FILE` on stderr (stdout is the results) for a picture, a report,
+    a run file and a merged run file; a picture or a report replaces an
+    earlier one and says so; a run file is never written over."""
+    svg = tmp_path / "b.svg"
+    first = run_cli("show", "deslatper", "--svg", str(svg))
+    assert first.returncode == 0 and first.stderr == f"wrote {svg}\n", first.stderr
+    again = run_cli("show", "deslatper", "--svg", str(svg))
+    assert again.stderr == f"wrote {svg} (replaced the file that was there)\n"
+    assert again.stdout == first.stdout and "wrote" not in first.stdout
+
+    out, page = tmp_path / "p.jsonl", tmp_path / "p.html"
+    run = run_cli(*PROOF_2X2, "--progress", "none", "--out", str(out), "--report", str(page))
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == f"wrote {out}\nwrote {page}\n", run.stderr
+    assert "report" not in run.stdout and "wrote" not in run.stdout
+    report = run_cli("report", str(out), "--out", str(page))
+    assert report.returncode == 0 and report.stdout == ""
+    assert report.stderr == f"wrote {page} (replaced the file that was there)\n"
+
+    refused = run_cli(*PROOF_2X2, "--progress", "none", "--out", str(out))
+    assert_one_line_error(refused, "not empty", "--resume")
+    assert_one_line_error(run_cli("show", "deslatper", "--svg", str(out)), "is a run file")
+
+    shards = [tmp_path / f"s{k}.jsonl" for k in (1, 2)]
+    for k, shard in enumerate(shards, 1):
+        r = run_cli(*PROOF_2X2, "--shard", f"{k}/2", "--progress", "none", "--out", str(shard))
+        assert r.returncode == 0, r.stderr
+    merged = tmp_path / "m.jsonl"
+    m = run_cli("merge", *map(str, shards), "--out", str(merged))
+    assert m.returncode == 0, m.stderr
+    assert m.stderr.startswith(f"wrote {merged} (") and "wrote" not in m.stdout
+    assert_one_line_error(run_cli("merge", *map(str, shards), "--out", str(merged)), str(merged))
