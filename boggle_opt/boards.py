@@ -52,11 +52,12 @@ def size_geometry(size: str) -> Geometry:
 
 def orientation(geometry: Geometry, board: str) -> str:
     """Which of a board's rotations and reflections it is, for people who know
-    a board by another one: ``"canonical"`` or ``"canonical form: deslatper"``.
-    Results and run files list a board in its canonical form (the smallest
-    string among them); the published 3x3 ``streaedlp`` is listed as ``deslatper``."""
+    a board by another one: ``"in canonical form"`` or ``"canonical form:
+    deslatper"``. Results and run files list a board in its canonical form
+    (the smallest string among them); the published 3x3 ``streaedlp`` is
+    listed as ``deslatper``."""
     canon = geometry.canonical(board)
-    return "canonical" if canon == board else f"canonical form: {canon}"
+    return "in canonical form" if canon == board else f"canonical form: {canon}"
 
 
 def geometry_for(board: str, size: str | None, hint: str = "size='CxR'") -> Geometry:

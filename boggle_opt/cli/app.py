@@ -247,10 +247,13 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
                 "(add --executor local to continue on this machine)" if again else ""
             ), file=sys.stderr)
             return 1
-        if ns.out is not None or ns.resume is not None:
+        # with the results lost, the error line above is the one thing said (it names the run file)
+        if (ns.out is not None or ns.resume is not None) and not lost:
             output.wrote(ns.out or ns.resume)
         if ns.report is not None and path is not None:
-            output.wrote(ns.report, write_report(path, ns.report, regs))
+            replaced = write_report(path, ns.report, regs)
+            if not lost:
+                output.wrote(ns.report, replaced)
     if lost:
         return 1
     if proof is not None and proof.complete:
@@ -293,13 +296,19 @@ def _report(
         f"seed {spec.seed}; jobs {spec.jobs}"
         + (f"; constraints {spec.constraints.describe()}" if spec.constraints.active else "")
     ) + "\n")
-    from ..runs.records import describe_budget
+    from ..runs.records import describe_budget, describe_stop
 
-    budget = describe_budget(vars(state.budget))
-    out.write(output.comment(
-        f"stopped: {state.stop_reason}; {state.evaluations:,} evaluations "
-        f"in {state.elapsed():.1f} s (this segment's budget: {budget})"
-    ) + "\n")
+    # a budget reached is said as one, with what was done (a searcher's last
+    # batch runs to its end); any other stop names the budget it had
+    whose = "this segment's " if spec.resume is not None else ""
+    said = describe_stop(state.stop_reason, vars(state.budget), state.evaluations)
+    if said != state.stop_reason:
+        done = f"{state.evaluations:,} done" if said.startswith("budget of") else f"{state.evaluations:,} evaluations"
+        stopped = f"{whose}{said.split(' (')[0]}; {done} in {state.elapsed():.1f} s"
+    else:
+        stopped = (f"{said}; {state.evaluations:,} evaluations in {state.elapsed():.1f} s "
+                   f"({whose}budget: {describe_budget(vars(state.budget))})")
+    out.write(output.comment(f"stopped: {stopped}") + "\n")
     for note in state.notes:
         out.write(output.comment(f"note: {note}") + "\n")
     if spec.resume is not None:

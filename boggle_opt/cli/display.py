@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..proofs import outcome as proof
 from ..searching.driver import Consumer, RunState
 from ..runs.events import event_record, finish_record, progress_record, start_record
+from ..runs.records import describe_stop
 from ..searching.interface import Event, Progress, Stat
 
 if TYPE_CHECKING:
@@ -77,6 +78,11 @@ def sparkline(history: list[tuple[float, int]], elapsed: float, width: int = 40)
         level = 0 if hi == lo else math.floor((best - lo) / (hi - lo) * (len(BARS) - 1))
         out.append(BARS[level])
     return "".join(out)
+
+
+def _stopped(state: RunState) -> str:
+    """Why the run stopped, as the results say it (a budget reached named as one)."""
+    return describe_stop(state.stop_reason, vars(state.budget), state.evaluations)
 
 
 def _known(value: Stat) -> bool:
@@ -207,7 +213,7 @@ class RichDisplay:
             parts.append(Text(f"best over time  {history}", style="green"))
         parts.extend(Text(note, style="yellow") for note in state.notes[-3:])
         if state.stop_reason and not state.error:  # an error is the command's own line
-            parts.append(Text(f"stopped: {state.stop_reason}", style="yellow"))
+            parts.append(Text(f"stopped: {_stopped(state)}", style="yellow"))
         return Panel(Group(*parts), title=self.title, expand=False)
 
     def _render_proof(self, state: RunState) -> Panel:
@@ -258,7 +264,7 @@ class RichDisplay:
         parts: list[Any] = [top_row]
         parts.extend(Text(note, style="yellow") for note in state.notes[-3:])
         if state.stop_reason and not state.error:  # an error is the command's own line
-            parts.append(Text(f"stopped: {state.stop_reason}", style="yellow"))
+            parts.append(Text(f"stopped: {_stopped(state)}", style="yellow"))
             result = proof.outcome(stats, state.settings, state.ranked(), state.stop_reason)
             if result is not None:
                 parts.append(Text(result.statement, style="bold green" if result.complete else "bold red"))
@@ -326,7 +332,7 @@ class PlainProgress:
                 self._last_line(state)
             return
         self._last_line(state)
-        self.out.write(f"stopped: {state.stop_reason}\n")
+        self.out.write(f"stopped: {_stopped(state)}\n")
         self.out.flush()
 
 

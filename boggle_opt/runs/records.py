@@ -287,6 +287,21 @@ def describe_budget(budget: Mapping[str, Any]) -> str:
     return ", ".join(parts) or "no limit"
 
 
+def describe_stop(reason: str, budget: Mapping[str, Any], evaluations: int) -> str:
+    """Why a run stopped, as a person reads it: a budget reached is named as
+    one, with what was done past it ("budget of 30,000 evaluations reached
+    (31,704 done: the last batch finishes)"); any other reason as it is."""
+    evals, seconds, target = budget.get("evaluations"), budget.get("seconds"), budget.get("target")
+    if evals is not None and reason == f"used {int(evals):,} evaluations":
+        over = f" ({evaluations:,} done: the last batch finishes)" if evaluations > int(evals) else ""
+        return f"budget of {int(evals):,} evaluations reached{over}"
+    if seconds is not None and reason == f"used {float(seconds):g} s":
+        return f"time budget of {float(seconds):g} s reached"
+    if target is not None and reason == f"reached target {target}":
+        return f"target score {int(target):,} reached"
+    return reason
+
+
 def latest_state(records: tuple[Mapping[str, Any], ...], kind: str, size: str) -> Mapping[str, Any] | None:
     """The state a local search checkpointed (``{"kind": kind, "size": size,
     "state": {...}}``) that a resumed run continues from: the one with the

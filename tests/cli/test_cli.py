@@ -331,7 +331,7 @@ def test_score_and_show_name_the_canonical_form(run_cli):
     assert shown.returncode == 0, shown.stderr
     assert "canonical form: deslatper" in shown.stdout
     again = run_cli("show", "deslatper", "--top", "0")
-    assert again.stdout.rstrip().endswith("canonical")
+    assert again.stdout.rstrip().endswith("\nin canonical form")
 
 
 def test_run_results_say_boards_are_canonical(run_cli):

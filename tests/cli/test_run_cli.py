@@ -46,7 +46,7 @@ def test_plain_progress_when_piped(run_cli, tmp_path):
     assert lines and "\x1b[" not in r.stderr
     status = re.compile(r"^\[ *\d+\.\ds\] best \d[\d,]* [a-z]{9} evals [\d,]+ \([\d,]+/s\)")
     assert all(status.match(line) for line in lines[:-1]), r.stderr
-    assert lines[-1] == "stopped: used 20,000 evaluations"
+    assert lines[-1].startswith("stopped: budget of 20,000 evaluations reached")
     assert "# rank\tboard\tscore\twords" in r.stdout
     assert "best board (" in r.stdout
     assert "seed 1" in r.stdout and "rule standard" in r.stdout

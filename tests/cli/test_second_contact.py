@@ -379,3 +379,46 @@ def test_every_written_file_is_said_alike_on_stderr(run_cli: Cli, tmp_path: Path
     assert m.returncode == 0, m.stderr
     assert m.stderr.startswith(f"wrote {merged} (") and "wrote" not in m.stdout
     assert_one_line_error(run_cli("merge", *map(str, shards), "--out", str(merged)), str(merged))
+
+
+# -- 9. small things: the stopped line, show's note, README in step -------------------
+
+
+def test_the_stopped_line_says_the_budget_and_what_was_done(run_cli: Cli) -> None:
+    r = run_cli(*QUICK_START, "--progress", "plain")
+    assert r.returncode == 0, r.stderr
+    stopped = [line for line in r.stdout.splitlines() if line.startswith("# stopped:")]
+    assert len(stopped) == 1 and re.fullmatch(
+        r"# stopped: budget of 30,000 evaluations reached; 31,704 done in \d+\.\d s", stopped[0]), stopped
+    assert "used 30,000" not in r.stdout + r.stderr
+    assert r.stderr.rstrip().endswith(
+        "stopped: budget of 30,000 evaluations reached (31,704 done: the last batch finishes)")
+    timed = run_cli("run", "--searcher", "hillclimb", "--size", "3x3", "--time", "1", "--progress", "none")
+    assert re.search(r"^# stopped: time budget of 1 s reached; [\d,]+ evaluations in 1\.\d s$",
+                     timed.stdout, re.M), timed.stdout
+
+
+def test_show_says_in_canonical_form(run_cli: Cli) -> None:
+    r = run_cli("show", "deslatper", "--top", "0")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.rstrip().splitlines()[-1] == "in canonical form"
+
+
+def test_the_readme_quick_start_output_is_what_the_command_prints(run_cli: Cli) -> None:
+    """The README's quick start shows the run with --evals 30000 --seed 1 in
+    place of --time 60: line for line, but the seconds (and the rows it
+    elides with "...")."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    shown = re.search(r"```text\n(# searcher annealing.*?)```", readme, re.S)
+    assert shown, "README's quick start output block"
+    expected = shown.group(1).splitlines()
+    cut = expected.index("...")
+    r = run_cli(*QUICK_START, "--progress", "none")
+    assert r.returncode == 0, r.stderr
+    actual = r.stdout.splitlines()
+
+    def timeless(lines: list[str]) -> list[str]:
+        return [re.sub(r" in \d+\.\d s", " in T s", line) for line in lines]
+
+    assert timeless(actual[:cut]) == timeless(expected[:cut])
+    assert actual[-len(expected[cut + 1:]):] == expected[cut + 1:]

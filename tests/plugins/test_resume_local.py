@@ -100,7 +100,7 @@ def test_budgets_per_segment_and_in_total(resumed: tuple[str, Path, dict[str, An
     stdout = unwrapped(output.split("\n#OUT\n")[1])
     one, two = segments(path)
     used = [seg[-1]["evaluations"] for seg in (one, two)]
-    assert f"this segment's budget: {int(EVALS):,} evaluations" in stdout
+    assert f"# stopped: this segment's budget of {int(EVALS):,} evaluations reached;" in stdout
     assert f"# all 2 segments of the run: {sum(used):,} evaluations" in stdout
     page = report.render(read_run_file(str(path)))
     table = page[page.index("<h3>Segments</h3>"):]
@@ -131,8 +131,7 @@ def test_a_resume_without_a_budget_gets_what_was_left(run_cli: Cli, tmp_path: Pa
     again = run_cli("run", "--resume", str(path), "--progress", "none")
     assert again.returncode == 0, again.stderr
     left = 4000 - used
-    assert f"this segment's budget: {left:,} evaluations" in unwrapped(again.stdout)
-    assert f"# stopped: used {left:,} evaluations" in unwrapped(again.stdout)
+    assert f"# stopped: this segment's budget of {left:,} evaluations reached;" in unwrapped(again.stdout)
 
 
 @pytest.mark.parametrize("size", ["1x1", "1x2"])
