@@ -247,12 +247,14 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
                 "(add --executor local to continue on this machine)" if again else ""
             ), file=sys.stderr)
             return 1
-        # with the results lost, the error line above is the one thing said (it names the run file)
-        if (ns.out is not None or ns.resume is not None) and not lost:
+        # with the results lost, the error line above is the one thing said (it names
+        # the run file); under --progress jsonl, stderr is JSON lines for a program
+        say = not lost and style != "jsonl"
+        if (ns.out is not None or ns.resume is not None) and say:
             output.wrote(ns.out or ns.resume)
         if ns.report is not None and path is not None:
             replaced = write_report(path, ns.report, regs)
-            if not lost:
+            if say:
                 output.wrote(ns.report, replaced)
     if lost:
         return 1
@@ -432,7 +434,7 @@ def _add_plugin_options(parser: argparse.ArgumentParser, default: object, reads_
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Find and prove high-scoring Boggle boards.")
     parser.add_argument("--version", action="version", version=version_text())
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="command")
 
     add_score_parser(sub)
     add_show_parser(sub)
