@@ -294,7 +294,7 @@ def describe_stop(reason: str, budget: Mapping[str, Any], evaluations: int) -> s
     evals, seconds, target = budget.get("evaluations"), budget.get("seconds"), budget.get("target")
     if evals is not None and reason == f"used {int(evals):,} evaluations":
         over = f" ({evaluations:,} done: the last batch finishes)" if evaluations > int(evals) else ""
-        return f"budget of {int(evals):,} evaluations reached{over}"
+        return f"budget of {int(evals):,} evaluation{'s' * (int(evals) != 1)} reached{over}"
     if seconds is not None and reason == f"used {float(seconds):g} s":
         return f"time budget of {float(seconds):g} s reached"
     if target is not None and reason == f"reached target {target}":

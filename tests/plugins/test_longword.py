@@ -191,7 +191,7 @@ def test_a_stopped_run_resumes_to_the_same_boards(run_cli, tmp_path: Path) -> No
     assert whole.returncode == 0, whole.stderr
     out = tmp_path / "run.jsonl"
     first = run_cli("run", *common, "--seed", "1", "--evals", "1", "--out", str(out))
-    assert first.returncode == 0 and "used 1 evaluations" in first.stdout, first.stdout
+    assert first.returncode == 0 and "budget of 1 evaluation reached" in first.stdout, first.stdout
     again = run_cli("run", "--resume", str(out), "--evals", "1000000", "--progress", "none",
                     "--top", "100")
     assert again.returncode == 0, again.stderr
