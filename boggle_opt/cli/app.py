@@ -354,17 +354,17 @@ def _add_run_parser(sub: Any) -> None:
         help="search for high-scoring boards",
         description="Run a searcher. Progress goes to stderr, results to stdout.",
     )
-    run.add_argument("--searcher", help="searcher name (see `boggle-opt searchers`)")
-    run.add_argument("--rule", help=f"scoring rule (default: {defaults.RULE})")
-    run.add_argument("--size", help=f"board size CxR (default: {defaults.SIZE})")
-    run.add_argument("--wordlist", help="word list name or file (default: embedded)")
-    run.add_argument("--seed", type=seed, help="random seed (default: a fresh one, shown)")
+    run.add_argument("--searcher", metavar="NAME", help="searcher name (see `boggle-opt searchers`)")
+    run.add_argument("--rule", metavar="NAME", help=f"scoring rule (default: {defaults.RULE})")
+    run.add_argument("--size", metavar="CxR", help=f"board size CxR (default: {defaults.SIZE})")
+    run.add_argument("--wordlist", metavar="NAME|PATH", help="word list name or file (default: embedded)")
+    run.add_argument("--seed", type=seed, metavar="N", help="random seed (default: a fresh one, shown)")
     run.add_argument(
-        "--jobs", type=jobs,
+        "--jobs", type=jobs, metavar="N",
         help="processes (independent seeded copies; default 1, or a resumed run's own)"
     )
     run.add_argument(
-        "--executor", help="where bnb's and longword's tasks run: local (default) or dask (see `boggle-opt plugins`)"
+        "--executor", metavar="NAME", help="where bnb's and longword's tasks run: local (default) or dask (see `boggle-opt plugins`)"
     )
     run.add_argument(
         "--scheduler", type=scheduler, metavar="tcp://HOST:PORT",
@@ -377,21 +377,21 @@ def _add_run_parser(sub: Any) -> None:
              "(the same as -o shard K/N; docs/campaigns.md)",
     )
     add_constraint_options(run)
-    run.add_argument("--time", type=seconds, help="stop after this many seconds")
-    run.add_argument("--evals", type=positive_int, help="stop after this many boards scored")
-    run.add_argument("--target", type=_score, help="stop once a board scores this much")
+    run.add_argument("--time", type=seconds, metavar="SECONDS", help="stop after this many seconds")
+    run.add_argument("--evals", type=positive_int, metavar="N", help="stop after this many boards scored")
+    run.add_argument("--target", type=_score, metavar="SCORE", help="stop once a board scores this much")
     run.add_argument(
         "--no-limit", action="store_true",
         help="no budget: run until done or Ctrl-C (a proof, new or resumed, needs none: it runs to its end)",
     )
-    run.add_argument("--out", help="write a JSON-lines record of the run to this new (or empty) file")
+    run.add_argument("--out", metavar="FILE", help="write a JSON-lines record of the run to this new (or empty) file")
     run.add_argument(
         "--resume", metavar="FILE", help="continue the run recorded in FILE (appends to it)"
     )
     run.add_argument(
         "--report", metavar="FILE", help="write an HTML report of the run to FILE at the end"
     )
-    run.add_argument("--top", type=positive_int, default=10, help="boards to list (default 10)")
+    run.add_argument("--top", type=positive_int, default=10, metavar="N", help="boards to list (default 10)")
     run.add_argument(
         "--progress",
         choices=STYLES,

@@ -91,9 +91,9 @@ def interval(text: str) -> float:
 def add_rule_and_wordlist(parser: argparse.ArgumentParser) -> None:
     """``--rule`` and ``--wordlist``, with their defaults, for a command that
     scores (``run`` has its own: a resumed run takes them from its file)."""
-    parser.add_argument("--rule", default=defaults.RULE, help=f"scoring rule (default: {defaults.RULE})")
+    parser.add_argument("--rule", default=defaults.RULE, metavar="NAME", help=f"scoring rule (default: {defaults.RULE})")
     parser.add_argument(
-        "--wordlist", default=defaults.WORDLIST, help="word list name or file (default: embedded)"
+        "--wordlist", default=defaults.WORDLIST, metavar="NAME|PATH", help="word list name or file (default: embedded)"
     )
 
 

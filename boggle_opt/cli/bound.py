@@ -31,7 +31,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "cls", metavar="CLASS", help="one letter set per cell, column-major, e.g. \"lnrsy aeiou ...\""
     )
-    p.add_argument("--size", help="CxR (default: square root of the number of sets)")
+    p.add_argument("--size", metavar="CxR", help="CxR (default: square root of the number of sets)")
     add_rule_and_wordlist(p)
     p.add_argument("--order", help="cell order, nearest the root first, e.g. 4,5,1,3,7,0,2,6,8 "
                                    "(default: the one a proof uses: on 4x4 and bigger the class's own)")

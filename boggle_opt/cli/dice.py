@@ -42,7 +42,7 @@ def add_parser(sub: Any) -> None:
     one_set = p.add_argument("--dice", dest="dice_set", metavar="NAME",
                              help="one dice set (default: every set with a die per cell); no BOARD: its dice")
     deprecated_alias(p, one_set, "--set")  # run names a dice set --dice NAME
-    p.add_argument("--size", help="CxR (default: square root of the board length)")
+    p.add_argument("--size", metavar="CxR", help="CxR (default: square root of the board length)")
     p.set_defaults(run=cmd_dice)
 
 

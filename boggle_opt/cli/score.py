@@ -38,7 +38,7 @@ def add_parser(sub: Any) -> None:
     score.add_argument(
         "boards", nargs="+", metavar="BOARD", help="letters in column-major order; - reads stdin"
     )
-    score.add_argument("--size", help="CxR (default: square root of the board length)")
+    score.add_argument("--size", metavar="CxR", help="CxR (default: square root of the board length)")
     add_rule_and_wordlist(score)
     score.add_argument("--words", action="store_true", help="list the words and their paths")
     score.add_argument(

@@ -36,9 +36,9 @@ def add_parser(sub: Any) -> None:
         help="draw this word's path (repeatable; default: the board's best-scoring words)",
     )
     deprecated_alias(show, word, "--words")  # --word names one word, as in run
-    show.add_argument("--top", type=int, default=3, help="words drawn without --word (default 3)")
+    show.add_argument("--top", type=int, default=3, metavar="N", help="words drawn without --word (default 3)")
     show.add_argument("--svg", metavar="FILE", help="also write the board and the paths as an SVG picture")
-    show.add_argument("--size", help="CxR (default: square root of the board length)")
+    show.add_argument("--size", metavar="CxR", help="CxR (default: square root of the board length)")
     add_rule_and_wordlist(show)
     show.set_defaults(run=cmd_show)
 

@@ -422,3 +422,13 @@ def test_the_readme_quick_start_output_is_what_the_command_prints(run_cli: Cli) 
 
     assert timeless(actual[:cut]) == timeless(expected[:cut])
     assert actual[-len(expected[cut + 1:]):] == expected[cut + 1:]
+
+
+def test_help_placeholders_say_what_goes_there(run_cli: Cli, at_80: dict[str, str]) -> None:
+    """`--out FILE` and `--top N`, as `--report FILE` beside them, not `--out OUT`."""
+    text = run_cli("run", "--help", env=at_80).stdout
+    for vague in ("--out OUT", "--top TOP", "--time TIME", "--evals EVALS", "--target TARGET",
+                  "--seed SEED", "--size SIZE", "--rule RULE", "--wordlist WORDLIST", "--jobs JOBS"):
+        assert vague not in text, vague
+    for said in ("--out FILE", "--top N", "--time SECONDS", "--size CxR", "--wordlist NAME|PATH"):
+        assert said in text, said
