@@ -45,7 +45,6 @@ from ..proofs.local import LocalSession
 from ..proofs.shards import MAX_SHARDS
 from ..registry.dictionaries import load_dictionary
 from ..registry.registries import Registries
-from ..runs.run import search
 from ..searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 from ..searching.options import make_options
 from .args import (
@@ -335,6 +334,8 @@ def _cost_order_max(cls: type) -> int:
 def _climb(ns: argparse.Namespace, regs: Registries, dictionary: Any, seconds: float) -> tuple[int, float]:
     """The min score a proof's climb would set, and its CPU: bnb's climb (a
     hill climb with a pool of 5) for ``seconds``, on one core."""
+    from ..runs.run import search  # lazy: score and show start without the run machinery
+
     clock = time.process_time()
     found = search("hillclimb", size=ns.size, rule=ns.rule, wordlist=ns.wordlist, dictionary=dictionary,
                    registries=regs, seconds=seconds, seed=ns.seed, options=CLIMB_OPTIONS)
@@ -404,6 +405,8 @@ def _replay(
         rounds = max(1, min(rounds, REPLAY_BOARDS // per_round))
     loop: list[float] = []
     replay = _replay_searcher([m.result for m in measured], rounds, geometry, loop, calibrate)
+    from ..runs.run import search  # lazy, as in _climb
+
     with tempfile.TemporaryDirectory(prefix="boggle-opt-plan-") as folder:
         clock = time.process_time()
         search(replay, size=ns.size, rule=ns.rule, wordlist=ns.wordlist, dictionary=dictionary,

@@ -616,6 +616,7 @@ BASES = {
     "plan": ["plan", "--size", "2x2", "--min-score", "40", "--sample", "2", "--jobs", "1"],
     "run": ["run", "--size", "2x2", "--progress", "none", "--evals", "10", "--time", "2"],
     "verify": ["verify"],
+    "merge": ["merge"],
 }
 
 
@@ -676,8 +677,10 @@ def test_huge_and_negative_numbers_run_or_one_line(data: st.DataObject, registri
     assert command in BASES, f"{command} takes a number: give it a fast BASES entry"
     value = data.draw(numbers)
     args = list(BASES[command])
-    if command == "verify":
+    if command in ("verify", "merge"):
         args.append(write(tmp_path_factory, "".join(line + "\n" for line in proof[0])))
+        if command == "merge":  # a new file each time: merge never writes over one
+            args += ["--out", str(tmp_path_factory.mktemp("merged") / "proof.jsonl")]
     else:
         args += ["--wordlist", small_words]
     if command == "run":

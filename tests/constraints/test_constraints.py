@@ -14,7 +14,7 @@ from boggle_opt.boards import size_geometry
 from boggle_opt.cli.app import main
 from boggle_opt.constraints.fixed import ConstraintError, Constraints
 from boggle_opt.constraints.dice import DiceSet
-from helpers import records
+from helpers import records, unwrapped
 
 CLASSIC = DiceSet(
     "classic", "", tuple("aaciot abilty abjmoq acdemp acelrs adenvz ahmors biforx "
@@ -41,7 +41,7 @@ def test_reported_boards_meet_the_constraints(run_cli, tmp_path, searcher, args,
     r = run_cli("run", "--searcher", searcher, *args, "--seed", "3", "--time", "1",
                 "--progress", "none", "--out", str(out))
     assert r.returncode == 0, r.stderr
-    assert f"constraints {constraints.describe()}" in r.stdout
+    assert f"constraints {constraints.describe()}" in unwrapped(r.stdout)
     found = improved(out)
     assert found
     for board, _ in found:
