@@ -345,6 +345,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                             (result.build_s + result.force_s + result.bound_s + result.rescore_s)
                             / len(solved), 4
                         ),
+                        "cpu": round(result.cpu / len(solved), 4),
                     })
                     stats.found.update(b for b, _ in boards)
                     for board, score in boards:
@@ -547,7 +548,7 @@ def _resumed_classes(
 
 def _same_record(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Two records of one class or piece that say the same (its timing may differ)."""
-    skip = {"seconds", "nodes", "candidates"}
+    skip = {"seconds", "cpu", "nodes", "candidates"}
     return {k: v for k, v in a.items() if k not in skip} == {k: v for k, v in b.items() if k not in skip}
 
 

@@ -105,7 +105,8 @@ def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     out.write(wrap.fill(result.summary()) + "\n")
     wrap.initial_indent, wrap.subsequent_indent = "# ", "#   "
     lines = [*result.details(), f"{result.records:,} class records in {result.segments} segment(s) checked in "
-             f"{result.seconds:.1f} s (the proof recorded {result.cpu_recorded:,.1f} s of class CPU)"]
+             f"{result.seconds:.1f} s of CPU (the proof recorded {result.cpu_recorded:,.1f} s of class "
+             f"{'time' if result.wall_recorded else 'CPU'})"]
     for line in lines:
         out.write(wrap.fill(line) + "\n")
     if result.kernel_note:

@@ -102,6 +102,8 @@ class ClassResult:
     peak_mb: float
     too_big: bool = False
     seconds: float = 0.0
+    #: the task's CPU (its process's; ``seconds`` is wall time, which a busy machine stretches)
+    cpu: float = 0.0
     #: the tree arena's peak (4-byte words), the task's own memory beyond the worker's base
     arena_mb: float = 0.0
     unfinished: str = ""
@@ -144,6 +146,7 @@ class ClassContext:
 
     def run(self, task: ClassTask) -> ClassResult:
         start = time.perf_counter()
+        cpu = time.process_time()
         sets = task.letters(self.buckets)
         masks = [letter_mask(s) for s in sets]
         solver = self.solver
@@ -152,7 +155,8 @@ class ClassContext:
             nodes = solver.build(masks).n_nodes
             if nodes > self.node_budget:
                 return ClassResult(task, [], False, 0, nodes, 0, time.perf_counter() - t0, 0.0, 0.0, 0.0,
-                                   _peak_mb(), too_big=True, seconds=time.perf_counter() - start)
+                                   _peak_mb(), too_big=True, seconds=time.perf_counter() - start,
+                                   cpu=time.process_time() - cpu)
         deadline = start + self.time_budget if self.time_budget > 0 else 0.0
         candidates = solver.solve(masks, self.min_score, self.switch_pct, self.switch_score, deadline)
         left = solver.unfinished
@@ -168,7 +172,7 @@ class ClassContext:
             task, boards, solver.root_bound < self.min_score, solver.root_bound,
             solver.n_nodes, len(candidates),
             solver.build_seconds, solver.force_seconds, solver.bound_seconds, rescore, _peak_mb(),
-            seconds=time.perf_counter() - start, arena_mb=4 * int(solver.peak_words) / 1e6,
+            seconds=time.perf_counter() - start, cpu=time.process_time() - cpu, arena_mb=4 * int(solver.peak_words) / 1e6,
             unfinished=unfinished, split_cell=solver.order[solver.split_level] if unfinished else -1,
         )
 
