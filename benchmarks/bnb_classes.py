@@ -7,7 +7,7 @@
 CLASSFILE has one class a line, one letter set per cell, column-major,
 separated by spaces (the format ``boggle-opt bound`` reads); a second
 tab-separated column, if present, is a reference CPU time in seconds (the
-research C++'s, in ``../shared/anchors/``). Lines starting with ``#`` are
+research C++'s, in ``benchmarks/anchors/``). Lines starting with ``#`` are
 comments. Each class is solved (tree, forcing, orderly bound) and its
 candidates re-scored, as ``bnb`` does, and the line printed: CPU seconds,
 the ratio to the reference, tree nodes, the phases in CPU seconds, memory

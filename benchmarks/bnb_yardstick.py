@@ -1,8 +1,9 @@
 """How fast this machine is today against the day the C++ anchors were taken.
 
     python benchmarks/bnb_yardstick.py [--size 4x4|3x4] [--repeats 1] [--dir DIR]
+        [--anchors DIR (default: benchmarks/anchors)]
 
-The research C++'s times in ``../shared/anchors/`` were measured on
+The research C++'s times in ``benchmarks/anchors/`` were measured on
 2026-11-22, beside this project's main at a57572b, whose times are the
 files' third column. The C++ cannot be run here, but a57572b can: this
 writes it out (``git archive``, into ``DIR``, default a folder in the
@@ -86,7 +87,7 @@ def main() -> int:
     ap.add_argument("--size", choices=sorted(SETTINGS), default="4x4")
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / f"boggle-opt-{COMMIT}")
-    ap.add_argument("--anchors", type=Path, default=REPO.parent / "shared" / "anchors")
+    ap.add_argument("--anchors", type=Path, default=HERE / "anchors")
     ns = ap.parse_args()
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(REPO.parent / "shared" / "wordlists"))
     from boggle_opt.core.errors import WordListError
@@ -99,7 +100,7 @@ def main() -> int:
         return 2
     sample = ns.anchors / f"bnb-{ns.size}-sample.tsv"
     if not sample.exists():
-        print(f"bnb_yardstick: {sample} not found (the anchors live in ../shared/anchors)", file=sys.stderr)
+        print(f"bnb_yardstick: {sample} not found (the anchors are in benchmarks/anchors)", file=sys.stderr)
         return 2
     try:
         checkout(ns.dir.resolve())
