@@ -1,0 +1,41 @@
+"""The proofs published in results/: each folder verifies as one proof, and
+what its README states is what verify proves. Re-solving is left out
+(``--recheck 0``: seconds, not minutes); every record is still checked in full."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+RESULTS = Path(__file__).resolve().parents[2] / "results"
+FOLDERS = sorted(p for p in RESULTS.glob("*/") if p.is_dir()) if RESULTS.is_dir() else []
+#: results/ stays small (issue 44: about 5 MB in all)
+MAX_BYTES = 5_000_000
+
+
+def test_results_are_small() -> None:
+    total = sum(f.stat().st_size for f in RESULTS.rglob("*") if f.is_file())
+    assert total <= MAX_BYTES, f"results/ holds {total:,} bytes"
+
+
+@pytest.mark.parametrize("folder", [
+    pytest.param(f, marks=pytest.mark.research_lists(f.name.rsplit("-", 1)[1]), id=f.name) for f in FOLDERS
+])
+def test_each_folder_verifies_as_one_proof(
+    folder: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
+    files = sorted(folder.glob("*.jsonl.gz"))
+    assert files, f"{folder.name} holds no run file"
+    result = run_cli("verify", "--recheck", "0", *map(str, files))
+    assert result.returncode == 0, result.stdout + result.stderr
+    summary = " ".join(result.stdout.split())
+    assert summary.startswith("verified:"), summary
+    # the folder's README states the best board and the count that verify proves
+    readme = " ".join((folder / "README.md").read_text(encoding="utf-8").split())
+    stated = re.search(r"Result: (\w+) \(([\d,]+)\) is the best", readme)
+    assert stated, "the README states no result"
+    assert f"proved: {stated[1]} ({stated[2]}) is the best" in summary, summary
