@@ -8,6 +8,7 @@ the arguments or a run file, run by its ``Driver``) and ``bound`` (in
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import signal
@@ -41,6 +42,7 @@ from ..signals import exit_status, hold_signals, on_termination, status_for
 from .verify import add_parser as add_verify_parser
 
 if TYPE_CHECKING:
+    from ..dictionary.dictionary import Dictionary
     from ..searching.driver import Consumer, RunState
     from ..runs.runfile import RunFileWriter
     from ..runs.run import RunSpec
@@ -50,6 +52,9 @@ if TYPE_CHECKING:
 STYLES = ("rich", "plain", "jsonl", "none")
 
 PROG = "boggle-opt"
+#: the searcher of a new run given no --searcher (the README's quick start;
+#: a resumed run takes its own from its file)
+DEFAULT_SEARCHER = "annealing"
 #: the settings a resumed run takes from its file (so they may not be given too)
 RESUMED_SETTINGS = ("searcher", "size", "rule", "wordlist", "seed", "fix", "word", "dice")
 
@@ -146,12 +151,11 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
     plugins = plugin_specs(ns.plugins or [])
     cache = cache_choice(ns)
     if ns.resume is None:
-        if ns.searcher is None:
-            raise BoggleOptError("run needs --searcher NAME (see `boggle-opt searchers`)")
         if ns.out is not None:
             refuse_not_empty(ns.out)  # before the word list is built
+        searcher = ns.searcher if ns.searcher is not None else DEFAULT_SEARCHER
         return RunSpec.build(
-            ns.searcher, regs, options=[*option_pairs(ns), *([("shard", ns.shard)] if ns.shard else [])],
+            searcher, regs, options=[*option_pairs(ns), *([("shard", ns.shard)] if ns.shard else [])],
             size=ns.size, rule=ns.rule, wordlist=ns.wordlist, seed=ns.seed, budget=given, jobs=ns.jobs or 1,
             fix=ns.fix, word=ns.word, dice=ns.dice,
             executor=ns.executor, scheduler=ns.scheduler, plugins=plugins, cache=cache, no_limit=ns.no_limit,
@@ -225,8 +229,12 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
             hold_signals()  # proved: a signal from now on changes neither output nor status
         lost = False  # the results could not all be written to stdout
         try:
-            _report(state, spec, problem.dictionary.label, run.word_count, ns.top, out, proof)
-            if proof is not None and not proof.complete:
+            if ns.json:  # for a program: one object, the statement's fields in it
+                _json_results(state, spec, problem.dictionary, run.word_count, ns.top, out, proof,
+                              ns.resume or ns.out)
+            else:
+                _report(state, spec, problem.dictionary.label, run.word_count, ns.top, out, proof)
+            if proof is not None and not proof.complete and not ns.json:
                 _resume_line(ns.resume or ns.out, state, out)
         except output.OutputError as exc:
             # the run file's finish record is written already (the driver's last
@@ -278,6 +286,56 @@ def _resume_line(run_file: str | None, state: RunState, out: TextIO) -> None:
     else:
         out.write(output.comment("to finish the proof, run it again with --out FILE (it can then be resumed "
                                  "with --resume FILE); this run wrote no run file to resume from") + "\n")
+    out.flush()
+
+
+def _json_results(
+    state: RunState,
+    spec: RunSpec,
+    dictionary: Dictionary,
+    word_count: Callable[[str], int],
+    top: int,
+    out: TextIO,
+    proof: ProofOutcome | None,
+    run_file: str | None,
+) -> None:
+    """``run --json``: the results as one JSON object on a line of its own (the
+    text results' facts, in the style of ``score --json``)."""
+    from ..runs.records import describe_stop
+
+    seconds = state.elapsed()
+    ranked = state.ranked()
+    past = spec.resume
+    result: dict[str, Any] = {
+        "searcher": spec.name,
+        "options": {k: v for k, v in as_dict(spec.options).items() if v is not None and v != ""},
+        "rule": spec.rule,
+        "size": spec.size,
+        "wordlist": {"name": dictionary.name, "words": dictionary.n_words},
+        "seed": spec.seed,
+        "jobs": spec.jobs,
+        "constraints": spec.constraints.record(),
+        "stop_reason": state.stop_reason,
+        "stopped": describe_stop(state.stop_reason, vars(state.budget), state.evaluations),
+        # this segment; "run": every segment of a resumed run together
+        "evaluations": state.evaluations,
+        "seconds": round(seconds, 3),
+        "run": {
+            "segments": (past.segments if past is not None else 0) + 1,
+            "evaluations": (past.evaluations if past is not None else 0) + state.evaluations,
+            "seconds": round((past.elapsed if past is not None else 0.0) + seconds, 3),
+        },
+        "notes": list(state.notes),
+        # fixed cells keep a board as found; otherwise each in canonical form
+        "boards_canonical": not spec.constraints.fix,
+        "boards_found": len(ranked),
+        "best": [{"board": b, "score": s, "words": word_count(b)} for b, s in ranked[:top]],
+        "proof": None,
+    }
+    if proof is not None:
+        finish = resume_command(run_file) if run_file is not None and not proof.complete else None
+        result["proof"] = {**proof.record(), "resume_command": finish}
+    out.write(json.dumps(result, default=str) + "\n")
     out.flush()
 
 
@@ -354,7 +412,10 @@ def _add_run_parser(sub: Any) -> None:
         help="search for high-scoring boards",
         description="Run a searcher. Progress goes to stderr, results to stdout.",
     )
-    run.add_argument("--searcher", metavar="NAME", help="searcher name (see `boggle-opt searchers`)")
+    run.add_argument(
+        "--searcher", metavar="NAME",
+        help=f"searcher name (default: {DEFAULT_SEARCHER}, or a resumed run's own; see `boggle-opt searchers`)",
+    )
     run.add_argument("--rule", metavar="NAME", help=f"scoring rule (default: {defaults.RULE})")
     run.add_argument("--size", metavar="CxR", help=f"board size CxR (default: {defaults.SIZE})")
     run.add_argument("--wordlist", metavar="NAME|PATH", help="word list name or file (default: embedded)")
@@ -392,6 +453,10 @@ def _add_run_parser(sub: Any) -> None:
         "--report", metavar="FILE", help="write an HTML report of the run to FILE at the end"
     )
     run.add_argument("--top", type=positive_int, default=10, metavar="N", help="boards to list (default 10)")
+    run.add_argument(
+        "--json", action="store_true",
+        help="the results as one JSON object on stdout, for a program (progress and run file as without)",
+    )
     run.add_argument(
         "--progress",
         choices=STYLES,

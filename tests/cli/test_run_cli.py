@@ -180,7 +180,6 @@ def test_jobs_two_merges_workers(run_cli):
     "args, message",
     [
         (["run", "--searcher", "nope"], "unknown searcher 'nope'"),
-        (["run"], "run needs --searcher"),
         (["run", "--searcher", "hillclimb", "-o", "pool-size", "x"], "option 'pool-size'"),
         (["run", "--searcher", "hillclimb", "-o", "no-such", "1"], "no option 'no-such'"),
         (["run", "--searcher", "hillclimb", "--size", "0x3"], "size"),
