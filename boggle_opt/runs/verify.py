@@ -64,7 +64,7 @@ from .fingerprints import FIELDS, dictionary_fields, kernel_version, recorded_op
 from ..searching.options import make_options
 from ..registry.registries import Registries
 from .records import RunFileError, check_record, numbered_lines
-from .witness import Chooser, Record, Resolver, Unrecorded, Witnessed, climbs, closure, in_sets, narrowed
+from .witness import Chooser, Record, Resolver, Unrecorded, Witnessed, climbs, closure, hops, in_sets, narrowed
 from ..searching.interface import Problem
 
 #: a task with at most this many boards is re-solved by scoring every one of them
@@ -86,6 +86,9 @@ RECHECK_KEEP = 4096
 PURE_SHARE = 0.3
 #: plain Python runs the kernel about this many times slower than the compiled build
 PURE_SLOWDOWN = 60.0
+#: the basin hops' share of the budget (and their most seconds): taken from re-solving
+HOP_SHARE = 0.25
+HOP_MAX = 60.0
 #: seeded climbs of the witness, and the best recorded boards whose neighbours are checked
 CLIMBS = 40
 CLOSURE = 2000
@@ -178,7 +181,8 @@ class Verified:
             f"re-scored, >= the min score, under the root bound; pruned only below the min score); "
             f"{self.boards:,} boards re-scored; every reported board recorded; the finish records' summaries",
             f"witnesses (sampled): {w.climbs} seeded climbs ({w.climb_hits} reached the min score), all their "
-            f"boards recorded; the best {w.closure_tried:,} boards' one-letter changes and swaps, all "
+            f"boards recorded; {w.hops:,} seeded basin hops ({w.hop_hits:,} distinct boards >= the min score), "
+            f"all recorded; the best {w.closure_tried:,} boards' one-letter changes and swaps, all "
             f"recorded if >= the min score; {resolved}{kernel}",
         ]
 
@@ -704,14 +708,17 @@ def _witness(proof: _Proof, reader: _Reader, result: Verified, recheck: int | No
         witnessed.climbs = CLIMBS
         witnessed.climb_hits = climbs(problem, found, min_score, CLIMBS, seed)
         witnessed.closure_tried = closure(problem, found, list(reader.found.items()), min_score, CLOSURE)
+        hop_budget = min(HOP_SHARE * result.budget, HOP_MAX)
+        hops(problem, found, min_score, hop_budget, seed, witnessed)
         chosen = reader.chooser.chosen()
         if recheck == 0 or not chosen:
             return
-        pure_budget = 0.0 if recheck is None else PURE_SHARE * result.budget
+        budget = result.budget - hop_budget  # the hops' share came out of it
+        pure_budget = 0.0 if recheck is None else PURE_SHARE * budget
         args = (proof.dictionary.keys, proof.dictionary.points, proof.geometry.cols, proof.geometry.rows,
                 proof.bnb.buckets(proof.geometry)[1], min_score, *proof.bnb.switch_settings(proof.geometry))
         resolver = Resolver(ClassContext(*args), proof.geometry, not proof.kernel_note, seed)
-        limit = None if recheck is None or recheck > 0 else result.budget - pure_budget
+        limit = None if recheck is None or recheck > 0 else budget - pure_budget
         # a record's share: a piece of it when its recorded time is past it
         cap = float("inf") if limit is None else max(limit / max(1, min(len(chosen), 8)), 0.05)
         for record in chosen:

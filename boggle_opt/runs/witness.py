@@ -7,6 +7,10 @@ still consistent. What catches it is work the files did not do:
 - **climbs**: seeded steepest-ascent climbs from random boards (letters
   drawn as the word list uses them); every local optimum at or above the
   min score must be recorded;
+- **hops**: for a share of the time budget, a seeded basin-hopping search
+  (a few cells of the best optimum so far changed at random, then climbed
+  again) that spends its time near the top, where a hidden best board would
+  be; every optimum it reaches at or above the min score must be recorded;
 - **closure**: every board one letter change or one swap of two cells away
   from a recorded board, scoring at least the min score, must be recorded
   too (the boards of a proof cluster: on the 3x3 embedded proof at 500, 123
@@ -71,6 +75,9 @@ class Witnessed:
 
     climbs: int = 0
     climb_hits: int = 0
+    #: basin hops made, and the distinct optima >= the min score they reached
+    hops: int = 0
+    hop_hits: int = 0
     closure_boards: int = 0
     closure_tried: int = 0
     resolved: list[str] = field(default_factory=list)
@@ -97,6 +104,56 @@ def climbs(problem: Problem, found: set[str], min_score: int, restarts: int, see
                     f">= the min score {min_score}), which no class record holds"
                 )
     return hits
+
+
+#: a hop changes 1 to this many cells; a search is restarted after this many hops without a better optimum
+HOP_CELLS = 3
+HOP_PATIENCE = 40
+
+
+def hops(problem: Problem, found: set[str], min_score: int, seconds: float, seed: int,
+         witnessed: Witnessed) -> None:
+    """Basin hopping for ``seconds`` of CPU: change 1-3 cells of the best
+    optimum so far (letters drawn as the word list uses them), climb again,
+    keep the result if it scores no less; restart from a random board after
+    ``HOP_PATIENCE`` hops without gain. Raise ``Unrecorded`` at the first
+    optimum >= ``min_score`` that no record holds. Unlike the plain climbs,
+    these reach the min score of a real proof (the top is where a record that
+    left out its best board would be caught)."""
+    rng = np.random.default_rng([seed, 1])
+    freqs = problem.letter_frequencies()
+    geometry = problem.geometry
+    end = time.process_time() + seconds
+    seen: set[str] = set()
+    board, score, stale = "", -1, HOP_PATIENCE
+    while time.process_time() < end:
+        if stale >= HOP_PATIENCE:
+            start = board_text(rng.choice(26, size=geometry.n, p=freqs))
+            board, score = steepest_ascent(problem, start, problem.score(start))
+            new, new_score, stale = board, score, 0
+        else:
+            cells = list(board)
+            for cell in rng.choice(geometry.n, size=int(rng.integers(1, HOP_CELLS + 1)), replace=False):
+                cells[int(cell)] = chr(97 + int(rng.choice(26, p=freqs)))
+            start = "".join(cells)
+            new, new_score = steepest_ascent(problem, start, problem.score(start))
+            witnessed.hops += 1
+            if new_score > score:
+                stale = 0
+            else:
+                stale += 1
+            if new_score >= score:
+                board, score = new, new_score
+        if new_score >= min_score:
+            canon = geometry.canonical(new)
+            if canon not in found:
+                raise Unrecorded(
+                    f"witness: a basin hop (seed {seed}) reached {canon} ({new_score} points, >= the min "
+                    f"score {min_score}), which no class record holds"
+                )
+            if canon not in seen:
+                seen.add(canon)
+                witnessed.hop_hits += 1
 
 
 def near(board: str, score: Callable[[str], int], neighbourhood: Callable[[str], list[int]], n: int,
