@@ -165,6 +165,11 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                     parse_shard(self.shard)
                 except ValueError as exc:
                     check(False, "shard", str(exc))
+                # each shard's own warm-up climb could set a different min score,
+                # and shards of different min scores are not one proof
+                check(self.min_score is not None, "shard",
+                      "needs --min-score N, the same for every shard of the proof (a search's best, or "
+                      "boggle-opt plan, suggests one)")
 
     def buckets(self, geometry: Geometry) -> tuple[str, list[list[str]]]:
         """The buckets' label (as run files record it) and each cell's buckets."""

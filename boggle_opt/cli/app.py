@@ -434,8 +434,8 @@ def _add_run_parser(sub: Any) -> None:
     add_option_pairs(run, "a searcher option; repeat for several (see `boggle-opt searchers`)")
     run.add_argument(
         "--shard", metavar="K/N",
-        help="bnb: solve shard K of N only (every N-th class); verify all N run files together "
-             "(the same as -o shard K/N; docs/campaigns.md)",
+        help="bnb: solve shard K of N only (every N-th class), with a --min-score N all N share; verify "
+             "all N run files together (the same as -o shard K/N; docs/campaigns.md)",
     )
     add_constraint_options(run)
     run.add_argument("--time", type=seconds, metavar="SECONDS", help="stop after this many seconds")

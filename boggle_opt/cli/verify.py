@@ -92,7 +92,7 @@ def add_parser(sub: Any) -> None:
 
 
 def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    from ..runs.verify import Hole, verify_runs
+    from ..runs.verify import Hole, counted, verify_runs
 
     try:
         result = verify_runs(ns.runfiles, regs, recheck=ns.recheck, seed=ns.seed, wordlist=ns.wordlist,
@@ -104,7 +104,7 @@ def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     wrap = textwrap.TextWrapper(79, subsequent_indent="  ", break_on_hyphens=False, break_long_words=False)
     out.write(wrap.fill(result.summary()) + "\n")
     wrap.initial_indent, wrap.subsequent_indent = "# ", "#   "
-    lines = [*result.details(), f"{result.records:,} class records in {result.segments} segment(s) checked in "
+    lines = [*result.details(), f"{counted(result.records, 'class record')} in {counted(result.segments, 'segment')} checked in "
              f"{result.seconds:.1f} s of CPU (the proof recorded {result.cpu_recorded:,.1f} s of class "
              f"{'time' if result.wall_recorded else 'CPU'})"]
     for line in lines:

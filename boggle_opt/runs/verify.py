@@ -165,26 +165,33 @@ class Verified:
     def details(self) -> list[str]:
         """What was checked in full, and what was sampled, one line each."""
         w = self.witness
-        methods = " and ".join(f"{n} by {m}" for m, n in self.methods.items())
+        methods = " and ".join(f"{m} on {counted(n, 'task')}" for m, n in self.methods.items())
         kernel = f"; the kernel checked against {methods}: {w.kernel_check}" if w.kernel_check else ""
         resolved = (
-            f"{len(w.resolved):,} class records re-solved by the compiled kernel "
+            f"{counted(len(w.resolved), 'class record')} re-solved by the compiled kernel "
             f"({w.resolved_whole:,} whole, {len(w.resolved) - w.resolved_whole:,} in one piece) in "
             f"{w.resolve_seconds:.1f} s{' (all of them: --recheck all)' if self.full_recheck else ''}, all agree"
             if w.resolved else "no class record re-solved (--recheck 0)"
         )
+        closure = ("the best board's" if w.closure_tried == 1 else f"the best {w.closure_tried:,} boards'")
         return [
-            f"checked in full: the fingerprint of {self.segments:,} segment(s) (word list {self.wordlist} "
+            f"checked in full: the fingerprint of {counted(self.segments, 'segment')} (word list {self.wordlist} "
             f"re-read and hashed, rule {self.rule}, size, buckets {self.buckets}, min score {self.min_score:,} "
             f"({self.min_score_from})); the class space covered exactly once (counted again by Burnside's lemma); "
-            f"{self.records:,} class records each consistent (canonical, boards listed, in their class, "
+            f"{counted(self.records, 'class record')} each consistent (canonical, boards listed, in their class, "
             f"re-scored, >= the min score, under the root bound; pruned only below the min score); "
-            f"{self.boards:,} boards re-scored; every reported board recorded; the finish records' summaries",
-            f"witnesses (sampled): {w.climbs} seeded climbs ({w.climb_hits} reached the min score), all their "
-            f"boards recorded; {w.hops:,} seeded basin hops ({w.hop_hits:,} distinct boards >= the min score), "
-            f"all recorded; the best {w.closure_tried:,} boards' one-letter changes and swaps, all "
-            f"recorded if >= the min score; {resolved}{kernel}",
+            f"{counted(self.boards, 'board')} re-scored; every reported board recorded; the finish records' "
+            f"summaries",
+            f"witnesses (sampled): {counted(w.climbs, 'seeded climb')} ({w.climb_hits} reached the min score), "
+            f"all their boards recorded; {counted(w.hops, 'seeded basin hop')} "
+            f"({counted(w.hop_hits, 'distinct board')} >= the min score), all recorded; {closure} one-letter "
+            f"changes and swaps, all recorded if >= the min score; {resolved}{kernel}",
         ]
+
+
+def counted(n: int, noun: str) -> str:
+    """``1 board``, ``2 boards``: a count and its noun."""
+    return f"{n:,} {noun}{'s' * (n != 1)}"
 
 
 class Reservoir(Generic[T]):

@@ -50,3 +50,13 @@ def test_the_slurm_array_recipe_runs_resumes_and_verifies(tmp_path: Path, regist
                            env=cli_env, capture_output=True, text=True, timeout=120)
     assert check.returncode == 0, check.stdout + check.stderr
     assert "in 3 run files (3 shards)" in check.stdout and "proved:" in check.stdout
+
+
+def test_a_shard_without_a_min_score_is_refused(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """Each shard's warm-up climb could set its own min score, and shards of
+    two min scores are not one proof: one line, before any work or file."""
+    out = tmp_path / "s1.jsonl"
+    done = run_cli("run", "--searcher", "bnb", "--size", "2x2", "--shard", "1/4", "--out", str(out))
+    assert done.returncode != 0 and not out.exists()
+    assert done.stderr.count("\n") == 1 and "needs --min-score" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
