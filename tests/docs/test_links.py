@@ -19,9 +19,10 @@ from urllib.parse import unquote
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-#: the front page, the docs, and the notes beside the benchmarks (benchmarks/anchors)
+#: the front page, the docs, and the notes beside the benchmarks, the examples and the results
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")),
-         *sorted((REPO / "benchmarks").rglob("*.md"))]
+         *sorted((REPO / "benchmarks").rglob("*.md")),
+         *sorted((REPO / "examples").rglob("*.md")), *sorted((REPO / "results").rglob("*.md"))]
 
 FENCE = re.compile(r"^\s*(```|~~~)")
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
