@@ -121,7 +121,8 @@ def test_cli_annealing_run(run_cli: RunCli, jobs: str) -> None:
     r = run_cli("run", "--searcher", "annealing", "--rule", RULE, "--wordlist", WORDLIST,
                 "--evals", "50000", "--seed", "1", "--jobs", jobs, "--progress", "none")
     assert r.returncode == 0, r.stderr
-    assert f"rule {RULE}" in r.stdout and f"word list {WORDLIST}" in r.stdout
+    header = " ".join(r.stdout.replace("\n#   ", " ").split())  # the header wraps at 80 columns
+    assert f"rule {RULE}" in header and f"word list {WORDLIST}" in header
     ranked = [line.split("\t") for line in r.stdout.splitlines()
               if "\t" in line and not line.startswith("#")]
     assert ranked and int(ranked[0][2]) > 0
