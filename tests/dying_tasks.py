@@ -51,3 +51,8 @@ def _huge_kb() -> int:
 
 def make() -> DyingContext:
     return DyingContext()
+
+
+def make_failing() -> DyingContext:
+    """A worker's set-up that fails (as a kernel refusing a word list did)."""
+    raise ValueError("word points must be >= 0 and below 2**40")

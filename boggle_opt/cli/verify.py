@@ -12,6 +12,7 @@ import textwrap
 from typing import Any, TextIO
 
 from ..registry.registries import Registries
+from .args import seed
 
 #: the exit status of a run file that is not a complete, consistent proof
 NOT_VERIFIED = 3
@@ -68,7 +69,7 @@ def add_parser(sub: Any) -> None:
         "--budget", type=_seconds, metavar="SECONDS",
         help="seconds of re-solving for --recheck auto (default: 2%% of the proof's recorded CPU, at least 3)",
     )
-    p.add_argument("--seed", type=int, default=1, help="seed of the witnesses' climbs and draw (default 1)")
+    p.add_argument("--seed", type=seed, metavar="N", default=1, help="seed of the witnesses' climbs and draw (default 1)")
     p.add_argument(
         "--wordlist", metavar="PATH",
         help="read the word list from here instead of the name the run file records (it must hash the same)",
@@ -87,7 +88,7 @@ def add_parser(sub: Any) -> None:
     m.add_argument("--out", required=True, metavar="FILE", help="the merged run file to create")
     m.add_argument("--recheck", type=_recheck, default=-1, metavar="N|auto|all",
                    help="as for verify (default auto)")
-    m.add_argument("--seed", type=int, default=1, help="seed of the witnesses (default 1)")
+    m.add_argument("--seed", type=seed, metavar="N", default=1, help="seed of the witnesses (default 1)")
     m.set_defaults(run=cmd_merge)
 
 

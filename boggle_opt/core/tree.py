@@ -468,9 +468,13 @@ class TreeBuilder:
             raise ValueError(f"boards of more than {MAX_CELLS} cells are not supported")
         self.trie_nodes = trie.nodes
         repeats = _repeats(trie.nodes)
+        depths = _depths(trie.nodes)
         tagged = vec[i64]([0] * len(trie.points))
         for i in range(len(trie.points)):
-            pts = trie.points[i]
+            # A word of more tiles than the board has cells is on no board of
+            # it (a path visits each cell once), so its points are never read:
+            # kept as 0, not refused (pow2 gives a 45-letter YAWL word 2**42).
+            pts = trie.points[i] if depths[i] <= n else 0
             if pts < 0 or pts >= REPEATS_BIT:
                 raise ValueError("word points must be >= 0 and below 2**40")
             tagged[i] = pts | (REPEATS_BIT if repeats[i] != 0 else 0)
@@ -1311,6 +1315,23 @@ def _freeze_sum(
 def _slot(key: i64, cap: i64) -> i64:
     """Hash of a (leaf << 24 | word) key into a power-of-two table, without overflow."""
     return ((key >> 24) * 40503 + (key & 0xFFFFFF) * 2654435) & (cap - 1)
+
+
+def _depths(nodes: vec[i64]) -> vec[i64]:
+    """Per trie node, its depth: the tiles of its key (``q`` is one tile).
+    Children come after their parent (breadth first): one pass suffices."""
+    count = len(nodes)
+    depth = vec[i64]([0] * count)
+    for i in range(count):
+        w = nodes[i]
+        first = (w >> CHILD_SHIFT) & CHILD_MASK
+        k: i64 = 0
+        m = w & LETTER_MASK
+        while m != 0:
+            m &= m - 1
+            depth[first + k] = depth[i] + 1
+            k += 1
+    return depth
 
 
 def _repeats(nodes: vec[i64]) -> vec[i64]:

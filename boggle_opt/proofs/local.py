@@ -35,6 +35,7 @@ from .executor import (
 MAX_BREAKS_IN_A_ROW = 10
 
 _context: TaskContext | None = None
+_context_error: Exception | None = None  # what the factory raised, for the first task
 _started: Any = None  # the queue on which a worker says which task it starts
 
 
@@ -43,17 +44,22 @@ _READY = -1
 
 
 def _init_worker(parcel: Parcel[WorkerSetup], started: Any) -> None:
-    global _context, _started
+    global _context, _context_error, _started
     worker_start()
     _started = started
     started.put((os.getpid(), _READY))
     setup = parcel.load()
-    _context = setup.factory(*setup.args)
+    try:
+        _context = setup.factory(*setup.args)
+    except Exception as exc:  # kept for the first task: a dead worker would hide it
+        _context_error = exc
 
 
 def _run_task(number: int, task: Any) -> Any:
-    assert _context is not None, "worker not initialised"
     _started.put((os.getpid(), number))
+    if _context_error is not None:
+        raise _context_error
+    assert _context is not None, "worker not initialised"
     return _context.run(task)
 
 

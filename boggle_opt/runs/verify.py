@@ -86,9 +86,12 @@ RECHECK_KEEP = 4096
 PURE_SHARE = 0.3
 #: plain Python runs the kernel about this many times slower than the compiled build
 PURE_SLOWDOWN = 60.0
-#: the basin hops' share of the budget (and their most seconds): taken from re-solving
+#: the basin hops' share of the budget (and their most seconds): taken from re-solving.
+#: They never take more than the CPU the proof recorded (at least HOP_FLOOR s):
+#: a budget that large re-solves the whole proof, the complete check.
 HOP_SHARE = 0.25
 HOP_MAX = 60.0
+HOP_FLOOR = 1.0
 #: seeded climbs of the witness, and the best recorded boards whose neighbours are checked
 CLIMBS = 40
 CLOSURE = 2000
@@ -715,7 +718,7 @@ def _witness(proof: _Proof, reader: _Reader, result: Verified, recheck: int | No
         witnessed.climbs = CLIMBS
         witnessed.climb_hits = climbs(problem, found, min_score, CLIMBS, seed)
         witnessed.closure_tried = closure(problem, found, list(reader.found.items()), min_score, CLOSURE)
-        hop_budget = min(HOP_SHARE * result.budget, HOP_MAX)
+        hop_budget = min(HOP_SHARE * result.budget, HOP_MAX, max(HOP_FLOOR, reader.cpu))
         hops(problem, found, min_score, hop_budget, seed, witnessed)
         chosen = reader.chooser.chosen()
         if recheck == 0 or not chosen:

@@ -247,10 +247,12 @@ def test_bad_command_line(run_cli, args, needles):
          ["'population'", "at most"]),
         # spawned that many processes (or hung making their seeds), deaf to SIGTERM meanwhile
         (["run", "--searcher", "hillclimb", "--size", "2x2", "--jobs", str(2**63 - 1)], ["--jobs", "at most 256"]),
+        # numpy's seeding gave a traceback (found by the CLI fuzzing)
+        (["verify", "run.jsonl", "--seed", "-1"], ["--seed", ">= 0"]),
     ],
     ids=["option-too-big", "plan-min-score-too-big", "bound-min-score-too-big", "negative-seed",
          "seed-too-big", "infinite-time", "evals-too-big", "target-too-big", "infinite-option",
-         "switch-too-big", "pool-too-big", "population-too-big", "jobs-too-many"],
+         "switch-too-big", "pool-too-big", "population-too-big", "jobs-too-many", "verify-negative-seed"],
 )
 def test_numbers_out_of_range(cli_env, args, needles):
     # a timeout: an infinite budget must not start a run that never ends

@@ -408,3 +408,23 @@ def test_a_worker_started_by_the_last_submit_is_watched() -> None:
     finally:
         session.close()
     assert [(type(o).__name__, getattr(o, "task", None)) for o in outcomes] == [("Lost", "die")]
+
+
+def test_a_failing_worker_set_up_is_named_in_one_line() -> None:
+    """A worker whose set-up raised used to die, and the run stopped after
+    11 pool restarts with 'worker processes died ... (try fewer --jobs)',
+    which hid the error (every pow2 proof on YAWL)."""
+    import dying_tasks
+
+    from boggle_opt.proofs.executor import ExecutorError, TaskRunner, WorkerSetup
+    from boggle_opt.proofs.local import LocalSession
+
+    session = LocalSession(WorkerSetup(dying_tasks.make_failing, (), "t"), 2)
+    try:
+        runner: TaskRunner[str, str] = TaskRunner(session, ["a", "b"], heartbeat=0.2)
+        with pytest.raises(ExecutorError, match=r"ValueError: word points must be >= 0 and below 2\*\*40"):
+            for _ in runner.events():
+                pass
+        assert session.restarts == 0
+    finally:
+        session.close()
