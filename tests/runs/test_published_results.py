@@ -40,3 +40,6 @@ def test_each_folder_verifies_as_one_proof(
     stated = re.search(r"Result: (\w+) \(([\d,]+)\) is the best", readme)
     assert stated, "the README states no result"
     assert f"proved: {stated[1]} ({stated[2]}) is the best" in summary, summary
+    # and the folder's name (size-rule-list) is what the files prove
+    size, rule, words = folder.name.split("-")
+    assert f"best {size} board for {words} (" in summary and f"under the {rule} rule" in summary, summary
