@@ -232,7 +232,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     if total <= STRATIFY_MAX:
         classes = list(space.iterate(shuffled=False))
         clock = time.process_time()
-        costs = [model.cost(c) for c in classes]
+        costs = model.costs(classes)
         costing_cpu = (time.process_time() - clock) / total
         picked = stratified_draw(costs, ns.sample, rng)
         plan_only = time.process_time() - clock
@@ -243,8 +243,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         costs = []  # not costed: too many to cost whole
         picked = Draw(list(range(len(sample))), [0] * len(sample), [total])
         clock = time.process_time()
-        for c in sample:
-            model.cost(c)
+        model.costs(sample)
         plan_only = time.process_time() - clock
         costing_cpu = plan_only / len(sample)
         how = "a plain draw"

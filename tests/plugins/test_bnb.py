@@ -19,7 +19,7 @@ from helpers import exe, run_bnb
 
 from boggle_opt.proofs import class_tasks
 from boggle_opt.proofs.board_classes import (
-    BUCKETS_1, BUCKETS_3, ClassSpace, cell_buckets, class_name, letter_mask, parse_buckets,
+    BUCKETS_1, BUCKETS_3, ClassSpace, cell_buckets, class_name, count_classes, letter_mask, parse_buckets,
 )
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.tree import cell_order, class_cell_order
@@ -266,7 +266,7 @@ def test_switch_score_reaches_the_kernel(
 def test_cli_4x4_starts_checkpoints_and_resumes(
     tmp_path: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]
 ) -> None:
-    """4x4 with the default buckets (67,257 classes, more than are cost-ordered) starts at once, writes
+    """4x4 with 2 corner buckets (1,068,363 classes, more than are cost-ordered) starts at once, writes
     each class as it finishes, in the fixed order of ``ClassSpace``, and a
     resumed run goes on from there without redoing any. A small word list and
     a min score no class reaches keep each class to a root bound."""
@@ -277,13 +277,16 @@ def test_cli_4x4_starts_checkpoints_and_resumes(
         "fox", "wax", "zip", "hymn", "lynx", "glyph", "crypt", "vow",
     ]) + "\n")
     out = tmp_path / "run.jsonl"
+    corners = "aeiosuy bcdfghjklmnpqrtvwxz"
     first = run_cli("run", "--searcher", "bnb", "--size", "4x4", "--wordlist", str(words),
-                    "-o", "min-score", "100000", "--time", "4", "--progress", "none", "--out", str(out))
+                    "-o", "min-score", "100000", "-o", "corner-buckets", corners,
+                    "--time", "4", "--progress", "none", "--out", str(out))
     assert first.returncode == INCOMPLETE, first.stderr  # stopped by its budget
     before = _class_records(out)
-    assert 20 <= len(before) < 67_257
+    assert 20 <= len(before) < 1_068_363
     g = Geometry(4, 4)
-    space = ClassSpace(g, [len(b) for b in cell_buckets(g, parse_buckets(BUCKETS_3), parse_buckets(BUCKETS_1))])
+    space = ClassSpace(g, [len(b) for b in cell_buckets(g, parse_buckets(BUCKETS_3), parse_buckets(corners))])
+    assert count_classes(g, space.counts) > bnb.COST_ORDER_MAX
     sequence = [class_name(c) for c in itertools.islice(space, 3 * len(before) + 1000)]
     assert before == sequence[: len(before)]  # one process: exactly the fixed order
     second = run_cli("run", "--resume", str(out), "--time", "6", "--jobs", "2", "--progress", "none")
@@ -299,3 +302,31 @@ def test_cli_4x4_starts_checkpoints_and_resumes(
     # budget ended the run (not always the last handed out: a worker slowed
     # by a busy machine can hold an early class while the other runs on)
     assert len(set(sequence[: len(after)]) - set(after)) <= window
+
+
+def test_cli_4x4_default_goes_biggest_first(
+    tmp_path: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
+    """4x4 at the default buckets (67,257 classes) is cost-ordered: its
+    slowest classes start first, not last on one worker. One job: the
+    records come exactly in the cost model's order, biggest first."""
+    from boggle_opt.proofs.board_classes import CostModel
+    from boggle_opt.registry.dictionaries import load_dictionary
+
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(["tea", "eat", "sea", "set", "rat", "star", "rate", "stare", "later",
+                                 "quit", "jump", "bog", "fox", "zip", "hymn", "lynx"]) + "\n")
+    out = tmp_path / "run.jsonl"
+    first = run_cli("run", "--searcher", "bnb", "--size", "4x4", "--wordlist", str(words),
+                    "-o", "min-score", "100000", "--time", "4", "--progress", "none", "--out", str(out))
+    assert first.returncode == INCOMPLETE, first.stderr
+    done = _class_records(out)
+    assert len(done) >= 20
+    g = Geometry(4, 4)
+    buckets = cell_buckets(g, parse_buckets(BUCKETS_3), parse_buckets(BUCKETS_1))
+    space = ClassSpace(g, [len(b) for b in buckets])
+    assert count_classes(g, space.counts) <= bnb.COST_ORDER_MAX
+    model = CostModel(load_dictionary(str(words), "standard").keys, g, buckets)
+    classes = list(space.iterate(shuffled=False))
+    costs = dict(zip(map(class_name, classes), model.costs(classes)))
+    assert [costs[c] for c in done] == sorted(costs.values(), reverse=True)[: len(done)]
