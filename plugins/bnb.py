@@ -73,7 +73,7 @@ DEFAULT_SWITCH = 1.5
 #: the kernel multiplies switch x 100 by the min score in 64-bit integers
 MAX_SWITCH = 1e6
 #: sizes with at most this many classes are solved biggest first by the cost
-#: model: 4x4's default partition, 67,257 classes, costed in about 4 s of a
+#: model: 4x4's default partition, 67,257 classes, costed in about 0.5 s of a
 #: proof of hundreds of CPU-hours (the model's rank correlation with 4x4
 #: class CPU: 0.85 on plan's 40-class sample); the slowest classes then start
 #: first instead of last on some worker. More (4x4 with 2 corner buckets:
