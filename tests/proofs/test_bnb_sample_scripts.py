@@ -1,0 +1,48 @@
+"""benchmarks/bnb_draw.py and bnb_sample.py: a seeded draw, timed one class
+a process, resumed without timing a class twice, and the estimate's figures."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent.parent
+BENCH = REPO / "benchmarks"
+
+
+def script(name: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "BOGGLE_OPT_WORDLISTS"}
+    return subprocess.run([sys.executable, str(BENCH / name), *args], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=120)
+
+
+def test_draw_time_and_resume(tmp_path: Path) -> None:
+    drawn = script("bnb_draw.py", "--size", "3x3", "--sample", "3", "--seed", "5", "--wordlist", "default",
+                   cwd=tmp_path)
+    assert drawn.returncode == 0, drawn.stderr
+    again = script("bnb_draw.py", "--size", "3x3", "--sample", "3", "--seed", "5", "--wordlist", "default",
+                   cwd=tmp_path)
+    assert again.stdout == drawn.stdout  # the seed fixes the sample
+    rows = [line.split("\t") for line in drawn.stdout.splitlines() if not line.startswith("#")]
+    assert len(rows) == 3 and all(len(r[0].split(" ")) == 9 and r[1] == "" for r in rows)
+    assert all(0 < float(r[2]) <= 100 for r in rows)  # the cost model's percentile
+    classes = tmp_path / "classes.tsv"
+    classes.write_text(drawn.stdout)
+
+    out = tmp_path / "results.tsv"
+    args = (str(classes), "--out", str(out), "--size", "3x3", "--min-score", "400", "--wordlist", "default")
+    first = script("bnb_sample.py", *args, "--total", "1000", "--jobs", "2", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    timed = [line for line in out.read_text().splitlines() if not line.startswith("#")]
+    assert sorted(int(line.split("\t")[0]) for line in timed) == [0, 1, 2]
+    assert "classes 3;" in first.stdout and "CPU-hours" in first.stdout and "peak RSS" in first.stdout
+
+    # a class lost (a run stopped part way) is timed again; the others are not
+    out.write_text("\n".join([line for line in out.read_text().splitlines() if not line.startswith("1\t")]) + "\n")
+    resumed = script("bnb_sample.py", *args, cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    new = [line for line in resumed.stdout.splitlines() if not line.startswith("#")]
+    assert [line.split("\t")[0] for line in new] == ["1"]
+    assert len([line for line in out.read_text().splitlines() if not line.startswith("#")]) == 3
