@@ -17,7 +17,9 @@ so far), boards found, and the bound after each phase: the root's after the
 build, then per forced level the highest bound of a tree forced there (and
 how many were), then the highest bound handed to the orderly bound (and how
 many calls), and per forced level the CPU seconds its forcings took (the
-de-duplicated builds' included) and the arena they wrote. The totals follow:
+de-duplicated builds' included) and the arena they wrote, and the builder's
+arena estimate (of a class built in passes; what the split and sharing
+thresholds are compared with). The totals follow:
 CPU, peak RSS and the total ratio.
 """
 
@@ -193,7 +195,7 @@ def main() -> int:
           f"setup {setup:.2f} s CPU, load {os.getloadavg()[0]:.1f}, huge pages {'on' if huge else 'off'}")
     print("# i\tcpu s\tref s\tratio\tnodes\troot bound\tbuild s\tforce s\torderly s"
           "\tB/node\tarena MB peak/held\tclass MB\tpeak MB\tcandidates\tboards\tbounds (root, max/forces per level, ob max/calls)"
-          "\tforcing per level (CPU s/arena MB written)")
+          "\tforcing per level (CPU s/arena MB written)\tarena estimate MB (unshared; 0: built in one pass)")
     total = 0.0
     run_peak = peak_mb()  # setup's, before any reset
     ref_total = 0.0
@@ -220,7 +222,7 @@ def main() -> int:
               f"{solver.root_bound}\t{solver.build_cpu:.2f}\t{solver.force_cpu:.2f}\t"
               f"{solver.bound_cpu:.2f}\t{per_node:.1f}\t{arena}\t{class_mb}\t"
               f"{run_peak:.0f}\t{len(candidates)}\t{len(boards)}\t{bounds_after_phases(solver)}\t"
-              f"{forcing_by_level(solver)}",
+              f"{forcing_by_level(solver)}\t{4 * int(solver.builder.need) / 1e6:.0f}",
               flush=True)
     line = f"total CPU {total:.1f} s; peak RSS {run_peak:.0f} MB"
     if ref_total:
