@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 import numpy as np
@@ -14,7 +13,7 @@ from boggle_opt.registry.dictionaries import load_dictionary
 from boggle_opt.searching.driver import Budget, Driver
 from boggle_opt.searching.options import OptionError, make_options
 from boggle_opt.searching.interface import Event, Improved, Problem, Progress
-from boggle_opt.plugins._plant import Planter, walk
+from boggle_opt.plugins._plant import Planter
 from boggle_opt.plugins._pool import Pool
 from boggle_opt.plugins.annealing import PRESETS, AnnealingSearch, _Run, temperatures
 
@@ -271,27 +270,3 @@ def test_the_longest_plantable_word_starts_the_replanting(default_dictionary: Di
     longest = max(len(w.path) for w in problem.words(board))
     assert len(cells) == longest >= 5
     assert "".join(board[c] for c in cells).encode() in run.planter.known
-
-
-def test_walk_finds_paths_through_every_cell() -> None:
-    geometry = make_geometry(4, 4)
-    nbrs = [geometry.neighbours(c) for c in range(16)]
-    rnd = random.Random(7)
-    found = 0
-    for _ in range(300):
-        path = walk(rnd, nbrs, rnd.randrange(16), bytes(16), {}, 2000)
-        if path is not None:
-            found += 1
-            assert sorted(path) == list(range(16))
-            assert all(d in nbrs[c] for c, d in zip(path, path[1:]))
-    # cutting off no cell it must visit, the search finds most (the plain
-    # random search of boards.random_path: about half)
-    assert found > 0.7 * 300
-    # fixed cells must show the word's letter; a word of fewer cells may leave
-    # cells out
-    word = b"abcdefghijklmn"
-    for _ in range(50):
-        path = walk(rnd, nbrs, 0, word, {5: ord("c"), 0: ord("a")}, 2000)
-        if path is not None:
-            assert len(set(path)) == 14 and path[0] == 0 and (5 not in path or path[2] == 5)
-    assert walk(rnd, nbrs, 0, word, {0: ord("z")}, 2000) is None
