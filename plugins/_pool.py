@@ -13,15 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from boggle_opt.core.geometry import Geometry
+
 
 class Pool:
     """Up to ``size`` boards, best first, no two within ``radius`` cells."""
 
-    def __init__(self, size: int, radius: int, symmetries: Sequence[Sequence[int]]) -> None:
-        """``symmetries``: the board's, as ``Geometry.symmetries`` gives them."""
+    def __init__(self, size: int, radius: int, geometry: Geometry) -> None:
         self.size = size
         self.radius = radius
-        self.perms = symmetries
+        self.perms = geometry.symmetries
         self.boards: list[tuple[str, int]] = []
 
     def distance(self, a: str, b: str) -> int:

@@ -240,7 +240,7 @@ class _Run:
         self.anneals = 0
         self.cache_hits = 0
         #: where reheats start: the best boards of distinct basins
-        self.pool = Pool(plan.pool, round(plan.pool_radius * self.n), geo.symmetries)
+        self.pool = Pool(plan.pool, round(plan.pool_radius * self.n), geo)
         #: the best board of the current anneal
         self.top: tuple[str, int] = ("", -1)
         #: where the search is, for a checkpoint: "anneal" (``board`` at proposal

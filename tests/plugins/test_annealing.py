@@ -159,7 +159,7 @@ def test_driver_budget_and_determinism(default_dictionary: Dictionary) -> None:
 
 
 def test_the_pool_keeps_the_best_board_of_each_basin() -> None:
-    pool = Pool(3, 2, make_geometry(3, 3).symmetries)
+    pool = Pool(3, 2, make_geometry(3, 3))
     assert pool.add("abcdefghi", 100)
     assert pool.distance("abcdefghi", "ghidefabc") == 0  # a mirror image
     assert not pool.add("ghidefabc", 100)  # the same board, mirrored
@@ -172,7 +172,7 @@ def test_the_pool_keeps_the_best_board_of_each_basin() -> None:
     assert pool.add("ppppppppp", 70)  # above the worst, which goes
     assert pool.boards == [("xbcdefghy", 110), ("ppppppppp", 70), ("yyyyyyyyy", 60)]
     # a board near two kept ones replaces both
-    two = Pool(3, 1, make_geometry(1, 3).symmetries)
+    two = Pool(3, 1, make_geometry(1, 3))
     two.add("aab", 5), two.add("acc", 4)
     assert two.boards == [("aab", 5), ("acc", 4)]
     assert two.add("acb", 9) and two.boards == [("acb", 9)]
