@@ -1,9 +1,7 @@
 """The 'plant a word' move: write a long dictionary word along a random path.
 
 Under rules where long words dominate (powers of two) a board's score comes
-from a few long paths that single-letter changes almost never build. Nor can
-they move a long word once it is there: every change of one of its cells
-loses it, so ``replant`` writes a planted word again along another path.
+from a few long paths that single-letter changes almost never build.
 """
 
 from __future__ import annotations
@@ -32,9 +30,6 @@ class Planter:
         #: letters (as codes) a planted word must leave as they are (``--fix``)
         self.fixed = {c: ord(ch) for c, ch in fixed.items()}
         self.words = [k for k in keys if min_len <= len(k) <= n]
-        self.known = set(self.words)
-        #: the path of the last word written (``plant`` or ``replant``)
-        self.last: list[int] = []
         self.nbrs = [geometry.neighbours(c) for c in range(n)]
         self.n = n
         # a private generator seeded from the run's: deterministic, and its
@@ -51,22 +46,6 @@ class Planter:
             return False
         for c, ch in zip(path, word):
             b[c] = ch
-        self.last = path
-        return True
-
-    def replant(self, b: bytearray, cells: list[int]) -> bool:
-        """If ``cells`` of ``b`` spell a word this planter writes, write it along
-        another random path (the cells off that path keep their letters);
-        False if they do not or no path fits."""
-        word = bytes(b[c] for c in cells)
-        if word not in self.known:
-            return False
-        path = self.path(len(word), word)
-        if path is None:
-            return False
-        for c, ch in zip(path, word):
-            b[c] = ch
-        self.last = path
         return True
 
     def path(self, length: int, word: bytes = b"") -> list[int] | None:

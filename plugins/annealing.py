@@ -49,13 +49,12 @@ class Plan:
     patience: int
     pool: int
     pool_radius: float
-    replant: float
 
 
 PRESETS: dict[str, Plan] = {
     # the issue's schedule as specified: linear cooling, fresh random restarts
     "baseline": Plan("linear", 70.0, 0.0, 100_000, (0.8, 0.1, 0.1, 0.0), False, 0.0, 0.0, 0.0, 0,
-                     "none", 0, 1, 0.0, 0.0),
+                     "none", 0, 1, 0.0),
     # geometric cooling spends its time at the low temperatures where the last
     # few hundred points are found; polishing with the neighbourhood scorer
     # ends each anneal at a local optimum; reheating from the best board
@@ -68,7 +67,7 @@ PRESETS: dict[str, Plan] = {
     # enough to leave its basin for a neighbouring one, cool enough to keep
     # much of the board)
     "improved": Plan("geometric", 20.0, 0.3, 200_000, (0.8, 0.1, 0.1, 0.05), True, 0.5, 12.0, 3.0,
-                     200_000, "best", 20_000, 4, 0.25, 0.5),
+                     200_000, "best", 20_000, 4, 0.25),
 }
 
 
@@ -112,10 +111,6 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
                     "(improved: 0.05)"})
         plant_length: int = field(default=8, metadata={
             "help": "shortest word (in cells) that plant-words writes"})
-        replant: float | None = field(default=None, metadata={
-            "help": "share of plant-words moves that, while the word last planted is "
-                    "still on the board, write it again along another path instead of "
-                    "a new word (improved: 0.5)"})
         polish: bool | None = field(default=None, metadata={
             "help": "hill-climb to a local optimum after each anneal (improved: true)"})
         reheat: float | None = field(default=None, metadata={
@@ -163,7 +158,6 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
             check(self.scale in (None, *SCALES), "scale", f"must be one of {', '.join(SCALES)}")
             check(self.patience is None or self.patience >= 0, "patience", "must be >= 0")
             check(self.pool is None or self.pool >= 1, "pool", "must be >= 1")
-            check(self.replant is None or 0 <= self.replant <= 1, "replant", "must be in 0..1")
             check(self.pool_radius is None or 0 <= self.pool_radius <= 1, "pool-radius",
                   "must be in 0..1")
             plan = self.plan()
@@ -194,7 +188,6 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
                 patience=p.patience if self.patience is None else self.patience,
                 pool=p.pool if self.pool is None else self.pool,
                 pool_radius=pick(self.pool_radius, p.pool_radius),
-                replant=pick(self.replant, p.replant),
             )
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
@@ -398,10 +391,6 @@ class _Run:
         # planting may overwrite fixed cells; other moves avoid them
         check_all = self.constraints.per_board
         check_plant = self.constraints.active
-        replant = plan.replant
-        #: cells of the word last planted on the current board (it may be gone
-        #: since); at first the longest word the board holds that could be planted
-        planted = self.longest_word(b.decode("ascii")) if planter and replant else []
         text = b.decode("ascii")
         cur = score(text)
         top_score = cur
@@ -436,13 +425,7 @@ class _Run:
                     b[c] = letters[k]
                 elif kind == PLANT:
                     saved = bytes(b)
-                    if planter is None:
-                        continue
-                    if planted and replant and planter.random.random() < replant:
-                        if not planter.replant(b, planted) or b == saved:
-                            b[:] = saved
-                            continue
-                    elif not planter.plant(b) or b == saved:
+                    if planter is None or not planter.plant(b) or b == saved:
                         continue
                 else:
                     if kind == ADJACENT:
@@ -467,8 +450,6 @@ class _Run:
                 if s - cur >= thr[k]:
                     cur = s
                     last = i + k
-                    if kind == PLANT and planter is not None:
-                        planted = planter.last
                     if s > top_score:
                         top_score = s
                         self.top = (text, s)
@@ -486,18 +467,6 @@ class _Run:
             if plan.patience and i - last > plan.patience:
                 break  # frozen: the rest of the schedule would only re-propose rejects
         return b.decode("ascii")
-
-    def longest_word(self, board: str) -> list[int]:
-        """Cells of the longest word on ``board`` that the planter writes (the
-        first found of those as long), or [] if none."""
-        if self.planter is None:
-            return []
-        known = self.planter.known
-        best: list[int] = []
-        for w in self.problem.words(board):
-            if len(w.path) > len(best) and "".join(board[c] for c in w.path).encode() in known:
-                best = list(w.path)
-        return best
 
     def polish(self, text: str) -> Generator[Event, None, tuple[str, int]]:
         """Steepest ascent over letter changes, then first ascent over swaps;

@@ -70,7 +70,7 @@ def test_presets_and_overrides() -> None:
     ("preset", "fast"), ("schedule", "cosine"), ("tmax", "0"), ("tmax", "inf"),
     ("tmin", "-1"), ("iterations", "0"), ("restarts", "-1"), ("letter-moves", "-0.5"),
     ("random-swaps", "nan"), ("reheat", "1.5"), ("reheat-tmax", "0"), ("cache", "-1"),
-    ("reheat-tlow", "0"), ("pool", "0"), ("pool-radius", "1.5"), ("replant", "1.5"),
+    ("reheat-tlow", "0"), ("pool", "0"), ("pool-radius", "1.5"),
 ])
 def test_bad_options_name_the_option(name: str, value: str) -> None:
     with pytest.raises(OptionError, match=name):
@@ -231,42 +231,3 @@ def test_one_board_pool_reheats_from_the_best(default_dictionary: Dictionary) ->
     for board, score in [("abcdefghi", 10), ("zzzzzzzzz", 5)]:
         run.pool.add(board, score)
     assert {run.reheat_board() for _ in range(20)} == {"abcdefghi"}
-
-
-def test_replanting_moves_a_planted_word_to_another_path(default_dictionary: Dictionary) -> None:
-    problem = Problem(default_dictionary, make_geometry(4, 4))
-    planter = Planter(default_dictionary.keys, problem.geometry, 8, np.random.default_rng(5))
-    b = bytearray(b"a" * 16)
-    assert planter.plant(b)
-    first = planter.last
-    word = bytes(b[c] for c in first)
-    moved = 0
-    for _ in range(20):
-        before = bytes(b)
-        if not planter.replant(b, planter.last):
-            continue
-        path = planter.last
-        assert bytes(b[c] for c in path) == word  # the same word, along ...
-        moved += path != first  # ... another path
-        # cells off the new path keep what they showed
-        assert all(b[c] == before[c] for c in range(16) if c not in path)
-        text = b.decode("ascii")
-        assert word.decode() in {"".join(text[c] for c in w.path) for w in problem.words(text)}
-    assert moved
-    # cells that no longer spell a word the planter writes: nothing happens
-    b[first[0]] = ord("z") if b[first[0]] != ord("z") else ord("y")
-    before = bytes(b)
-    if bytes(b[c] for c in first) not in planter.known:
-        assert not planter.replant(b, first) and bytes(b) == before
-
-
-def test_the_longest_plantable_word_starts_the_replanting(default_dictionary: Dictionary) -> None:
-    problem = Problem(default_dictionary, make_geometry(4, 4))
-    run = _Run(problem, np.random.default_rng(0), Options(plant_length=5).plan(), 0)
-    assert run.longest_word("abcdefghijklmnop") == []  # no planter: nothing to replant
-    run.planter = Planter(default_dictionary.keys, problem.geometry, 5, np.random.default_rng(0))
-    board = "perslatgsineters"
-    cells = run.longest_word(board)
-    longest = max(len(w.path) for w in problem.words(board))
-    assert len(cells) == longest >= 5
-    assert "".join(board[c] for c in cells).encode() in run.planter.known
