@@ -23,7 +23,6 @@ from boggle_opt.searching.interface import (
 )
 
 from ._plant import Planter
-from ._pool import Pool
 
 #: proposals drawn at once: numpy draws are cheap in bulk, costly one by one
 BLOCK = 2048
@@ -43,31 +42,23 @@ class Plan:
     polish: bool
     reheat: float
     reheat_tmax: float
-    reheat_tlow: float
     cache: int
     scale: str
     patience: int
-    pool: int
-    pool_radius: float
 
 
 PRESETS: dict[str, Plan] = {
     # the issue's schedule as specified: linear cooling, fresh random restarts
-    "baseline": Plan("linear", 70.0, 0.0, 100_000, (0.8, 0.1, 0.1, 0.0), False, 0.0, 0.0, 0.0, 0,
-                     "none", 0, 1, 0.0),
+    "baseline": Plan("linear", 70.0, 0.0, 100_000, (0.8, 0.1, 0.1, 0.0), False, 0.0, 0.0, 0, "none", 0),
     # geometric cooling spends its time at the low temperatures where the last
     # few hundred points are found; polishing with the neighbourhood scorer
     # ends each anneal at a local optimum; reheating from the best board
     # searches around it instead of starting from nothing; the cache skips
     # rescoring boards already seen (a stuck anneal proposes the same ones);
     # relative temperatures fit every rule (pow2 scores are 10x standard
-    # ones); patience ends an anneal that has frozen; reheats start from a
-    # pool of the best boards of distinct basins, not from the best board
-    # only, at temperatures from 3 (a search around the board) to 12 (hot
-    # enough to leave its basin for a neighbouring one, cool enough to keep
-    # much of the board)
-    "improved": Plan("geometric", 20.0, 0.3, 200_000, (0.8, 0.1, 0.1, 0.05), True, 0.5, 12.0, 3.0,
-                     200_000, "best", 20_000, 4, 0.25),
+    # ones); patience ends an anneal that has frozen
+    "improved": Plan("geometric", 20.0, 0.3, 200_000, (0.8, 0.1, 0.1, 0.05), True, 0.5, 3.0, 200_000,
+                     "best", 20_000),
 }
 
 
@@ -116,11 +107,7 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
         reheat: float | None = field(default=None, metadata={
             "help": "share of restarts that start from the best board (improved: 0.5)"})
         reheat_tmax: float | None = field(default=None, metadata={
-            "help": "hottest starting temperature of a reheat (improved: 12)"})
-        reheat_tlow: float | None = field(default=None, metadata={
-            "help": "coolest starting temperature of a reheat: each reheat starts at a "
-                    "temperature drawn log-uniformly between the two (improved: 3; "
-                    "at or above reheat-tmax: always reheat-tmax)"})
+            "help": "starting temperature of a reheat from the best board (improved: 3)"})
         scale: str | None = field(default=None, metadata={
             "help": "best or current: temperatures are per 1000 points of the best score so "
                     "far or of the current board, so one setting fits every rule; "
@@ -131,13 +118,6 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
         cache: int | None = field(default=None, metadata={
             "help": "boards whose scores are remembered, so they are not rescored "
                     "(improved: 200000; 0: none)"})
-        pool: int | None = field(default=None, metadata={
-            "help": "good boards of distinct basins kept; a reheat starts from one of them "
-                    "at random (improved: 4; 1: from the best board only)"})
-        pool_radius: float | None = field(default=None, metadata={
-            "help": "share of the cells in which two boards may differ (under the board's "
-                    "best symmetry) and count as one basin, of which the pool keeps the "
-                    "better (improved: 0.25; 0: only equal boards)"})
 
         def __post_init__(self) -> None:
             check(self.preset in PRESETS, "preset", f"must be one of {', '.join(PRESETS)}")
@@ -153,13 +133,9 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
                       "must be >= 0")
             check(self.reheat is None or 0 <= self.reheat <= 1, "reheat", "must be in 0..1")
             check(self.reheat_tmax is None or _pos(self.reheat_tmax), "reheat-tmax", "must be > 0")
-            check(self.reheat_tlow is None or _pos(self.reheat_tlow), "reheat-tlow", "must be > 0")
             check(self.cache is None or self.cache >= 0, "cache", "must be >= 0")
             check(self.scale in (None, *SCALES), "scale", f"must be one of {', '.join(SCALES)}")
             check(self.patience is None or self.patience >= 0, "patience", "must be >= 0")
-            check(self.pool is None or self.pool >= 1, "pool", "must be >= 1")
-            check(self.pool_radius is None or 0 <= self.pool_radius <= 1, "pool-radius",
-                  "must be in 0..1")
             plan = self.plan()
             check(self.plant_length >= 2, "plant-length", "must be >= 2")
             check(sum(plan.moves) > 0, "letter-moves", "and the swap weights must not all be 0")
@@ -182,12 +158,9 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
                 polish=p.polish if self.polish is None else self.polish,
                 reheat=pick(self.reheat, p.reheat),
                 reheat_tmax=pick(self.reheat_tmax, p.reheat_tmax),
-                reheat_tlow=pick(self.reheat_tlow, p.reheat_tlow),
                 cache=p.cache if self.cache is None else self.cache,
                 scale=self.scale or p.scale,
                 patience=p.patience if self.patience is None else self.patience,
-                pool=p.pool if self.pool is None else self.pool,
-                pool_radius=pick(self.pool_radius, p.pool_radius),
             )
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
@@ -232,10 +205,6 @@ class _Run:
         self.best_score = -1
         self.anneals = 0
         self.cache_hits = 0
-        #: where reheats start: the best boards of distinct basins
-        self.pool = Pool(plan.pool, round(plan.pool_radius * self.n), geo)
-        #: the best board of the current anneal
-        self.top: tuple[str, int] = ("", -1)
         #: where the search is, for a checkpoint: "anneal" (``board`` at proposal
         #: ``step`` of an anneal from temperature ``start``, last move accepted at
         #: ``last``), "polish" (``board``), or None between anneals
@@ -249,7 +218,7 @@ class _Run:
     def record(self) -> dict[str, Any]:
         """The state a resumed run continues from (not the score cache: it refills)."""
         state: dict[str, Any] = {"best": [self.best, self.best_score], "anneals": self.anneals,
-                                 "phase": self.phase, "pool": [b for b, _ in self.pool.boards]}
+                                 "phase": self.phase}
         if self.phase is not None:
             board = self.board
             state["board"] = board.decode("ascii") if isinstance(board, bytearray) else board
@@ -274,17 +243,15 @@ class _Run:
         phase = None
         if saved is not None:
             phase, board, start, step, last = self._restore(saved)
-        if self.best:
-            self.pool.add(self.best, self.best_score)
         try:
             if self.best:
                 yield Improved(self.best, self.best_score)
             if phase == "anneal":
                 text = yield from self.anneal(bytearray(board.encode("ascii")), start, step, last)
-                yield from self.finish(text)
+                if self.plan.polish:
+                    yield from self.polish(text)
             elif phase == "polish":
-                self.pool.add(board, self.score(board))
-                self.pool.add(*(yield from self.polish(board)))
+                yield from self.polish(board)
             yield from self.events()
         except Stopping:
             yield Checkpoint(self.record())
@@ -303,12 +270,6 @@ class _Run:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise RunFileError(f"{where}: {key!r} is not a whole number >= 0")
         self.anneals = numbers["anneals"]
-        pool = saved.get("pool", [])
-        if not (isinstance(pool, list) and all(isinstance(b, str) for b in pool)):
-            raise RunFileError(f"{where}: 'pool' is not a list of boards")
-        check_boards([(b, 0) for b in pool], geometry, where)
-        for b in pool:  # rescored: the file's scores are not trusted
-            self.pool.add(b, self.score(b))
         phase = saved.get("phase")
         if phase is None:
             return None, "", 0.0, 0, 0
@@ -339,37 +300,11 @@ class _Run:
             return Improved(board, score)
         return None
 
-    def reheat_board(self) -> str:
-        """Where a reheat starts: a board of the pool at random (the best board
-        while the pool holds one)."""
-        boards = self.pool.boards
-        if len(boards) < 2:
-            return self.best
-        return boards[int(self.rng.integers(len(boards)))][0]
-
-    def reheat_start(self) -> float:
-        """A reheat's starting temperature: log-uniform between reheat-tlow and
-        reheat-tmax, at most tmax."""
-        plan = self.plan
-        hi = min(plan.reheat_tmax, plan.tmax)
-        lo = plan.reheat_tlow
-        if not 0 < lo < hi:
-            return hi
-        return float(hi * (lo / hi) ** self.rng.random())
-
-    def finish(self, text: str) -> Generator[Event, None, None]:
-        """After an anneal that ended on ``text``: polish, and offer the pool
-        the anneal's best board and where the polish ended."""
-        self.pool.add(*self.top)
-        if self.plan.polish:
-            self.pool.add(*(yield from self.polish(text)))
-
     def events(self) -> Iterator[Event]:
         plan = self.plan
         while not self.restarts or self.anneals < self.restarts:
             if self.best and self.rng.random() < plan.reheat:
-                board = bytearray(self.reheat_board().encode("ascii"))
-                start = self.reheat_start()
+                board, start = bytearray(self.best.encode("ascii")), min(plan.reheat_tmax, plan.tmax)
             elif self.constraints.active:
                 text = self.constraints.random_board(self.n, self.rng, self.freqs)
                 board, start = bytearray(text.encode("ascii")), plan.tmax
@@ -378,7 +313,8 @@ class _Run:
                 board, start = bytearray(codes.tobytes()), plan.tmax
             self.anneals += 1
             text = yield from self.anneal(board, start)
-            yield from self.finish(text)
+            if plan.polish:
+                yield from self.polish(text)
             self.phase = None
 
     def anneal(self, b: bytearray, start: float, step: int = 0, last: int = 0) -> Generator[Event, None, str]:
@@ -393,8 +329,6 @@ class _Run:
         check_plant = self.constraints.active
         text = b.decode("ascii")
         cur = score(text)
-        top_score = cur
-        self.top = (text, cur)
         ev = self.improved(text, cur)
         if ev:
             yield ev
@@ -450,12 +384,9 @@ class _Run:
                 if s - cur >= thr[k]:
                     cur = s
                     last = i + k
-                    if s > top_score:
-                        top_score = s
-                        self.top = (text, s)
-                        if s > self.best_score:
-                            self.best, self.best_score = text, s
-                            yield Improved(text, s)
+                    if s > self.best_score:
+                        self.best, self.best_score = text, s
+                        yield Improved(text, s)
                 else:
                     b[:] = saved
             i += count
@@ -468,9 +399,8 @@ class _Run:
                 break  # frozen: the rest of the schedule would only re-propose rejects
         return b.decode("ascii")
 
-    def polish(self, text: str) -> Generator[Event, None, tuple[str, int]]:
-        """Steepest ascent over letter changes, then first ascent over swaps;
-        returns the local optimum reached and its score."""
+    def polish(self, text: str) -> Iterator[Event]:
+        """Steepest ascent over letter changes, then first ascent over swaps."""
         self.phase, self.board = "polish", text
         cur = self.score(text)
         while True:
@@ -480,7 +410,7 @@ class _Run:
             else:
                 better = self._better_swap(text, cur)
                 if better is None:
-                    return text, cur
+                    return
                 text, cur = better
             self.board = text
             ev = self.improved(text, cur)

@@ -14,8 +14,7 @@ from boggle_opt.searching.driver import Budget, Driver
 from boggle_opt.searching.options import OptionError, make_options
 from boggle_opt.searching.interface import Event, Improved, Problem, Progress
 from boggle_opt.plugins._plant import Planter
-from boggle_opt.plugins._pool import Pool
-from boggle_opt.plugins.annealing import PRESETS, AnnealingSearch, _Run, temperatures
+from boggle_opt.plugins.annealing import PRESETS, AnnealingSearch, temperatures
 
 Options = AnnealingSearch.Options
 
@@ -70,7 +69,6 @@ def test_presets_and_overrides() -> None:
     ("preset", "fast"), ("schedule", "cosine"), ("tmax", "0"), ("tmax", "inf"),
     ("tmin", "-1"), ("iterations", "0"), ("restarts", "-1"), ("letter-moves", "-0.5"),
     ("random-swaps", "nan"), ("reheat", "1.5"), ("reheat-tmax", "0"), ("cache", "-1"),
-    ("reheat-tlow", "0"), ("pool", "0"), ("pool-radius", "1.5"),
 ])
 def test_bad_options_name_the_option(name: str, value: str) -> None:
     with pytest.raises(OptionError, match=name):
@@ -156,78 +154,3 @@ def test_driver_budget_and_determinism(default_dictionary: Dictionary) -> None:
                        Budget(evaluations=20_000), seed=5).run()
         return state.best_score, state.best_board
     assert run() == run()
-
-
-def test_the_pool_keeps_the_best_board_of_each_basin() -> None:
-    pool = Pool(3, 2, make_geometry(3, 3))
-    assert pool.add("abcdefghi", 100)
-    assert pool.distance("abcdefghi", "ghidefabc") == 0  # a mirror image
-    assert not pool.add("ghidefabc", 100)  # the same board, mirrored
-    assert not pool.add("xbcdefghy", 90)  # 2 cells away and worse: the same basin
-    assert pool.add("xbcdefghy", 110)  # better: it takes the basin's place
-    assert pool.boards == [("xbcdefghy", 110)]
-    assert pool.add("zzzzefghi", 50)  # 4 cells from each: another basin
-    assert pool.add("yyyyyyyyy", 60)
-    assert not pool.add("qqqqqqqqq", 40)  # a fourth basin below the three kept
-    assert pool.add("ppppppppp", 70)  # above the worst, which goes
-    assert pool.boards == [("xbcdefghy", 110), ("ppppppppp", 70), ("yyyyyyyyy", 60)]
-    # a board near two kept ones replaces both
-    two = Pool(3, 1, make_geometry(1, 3))
-    two.add("aab", 5), two.add("acc", 4)
-    assert two.boards == [("aab", 5), ("acc", 4)]
-    assert two.add("acb", 9) and two.boards == [("acb", 9)]
-
-
-def test_reheats_start_between_reheat_tlow_and_reheat_tmax(default_dictionary: Dictionary) -> None:
-    problem = Problem(default_dictionary, make_geometry(3, 3))
-    run = _Run(problem, np.random.default_rng(0), Options(reheat_tmax=12, reheat_tlow=3).plan(), 0)
-    starts = [run.reheat_start() for _ in range(2000)]
-    assert 3 <= min(starts) < 3.2 and 11.8 < max(starts) <= 12
-    # log-uniform: the geometric middle, 6, splits them in half
-    assert 900 < sum(s < 6 for s in starts) < 1100
-    fixed = _Run(problem, np.random.default_rng(0), Options(reheat_tlow=20).plan(), 0)
-    assert fixed.reheat_start() == 12  # a range that is empty: always reheat-tmax
-    hot = _Run(problem, np.random.default_rng(0), Options(tmax=5, reheat_tmax=12).plan(), 0)
-    assert 3 <= hot.reheat_start() <= 5  # never above tmax
-
-
-def test_reheats_start_from_the_pool_of_distinct_boards(default_dictionary: Dictionary) -> None:
-    problem = Problem(default_dictionary, make_geometry(3, 3))
-    options = make_options("annealing", Options, [("iterations", "3000"), ("reheat", "0.5"),
-                                                  ("pool", "3"), ("pool-radius", "0.3")])
-    searcher = AnnealingSearch(options)
-    gen = searcher.search(problem, np.random.default_rng(3))
-    run = gen.gi_frame.f_locals["self"]  # type: ignore[attr-defined]
-    reheated: list[str] = []
-    pick = run.reheat_board
-
-    def recorded() -> str:
-        board: str = pick()
-        reheated.append(board)
-        return board
-    run.reheat_board = recorded
-    for _ in gen:
-        if run.anneals >= 40:
-            break
-    boards = run.pool.boards
-    assert len(boards) == 3 and boards[0] == (run.best, run.best_score)
-    assert all(run.pool.distance(a, b) > 3 for i, (a, _) in enumerate(boards)
-               for b, _ in boards[i + 1:])
-    # reheats went to other boards of the pool, not to the best one only
-    assert len(set(reheated)) > 1 and set(reheated) - {run.best}
-    # a checkpoint holds the pool, and a resumed run starts with it (rescored)
-    state = run.record()
-    assert state["state"]["pool"] == [b for b, _ in boards]
-    resumed = Problem(default_dictionary, make_geometry(3, 3), resumed=(state,))
-    again = AnnealingSearch(options).search(resumed, np.random.default_rng(4))
-    next(again)
-    assert again.gi_frame.f_locals["self"].pool.boards == boards  # type: ignore[attr-defined]
-
-
-def test_one_board_pool_reheats_from_the_best(default_dictionary: Dictionary) -> None:
-    problem = Problem(default_dictionary, make_geometry(3, 3))
-    run = _Run(problem, np.random.default_rng(0), Options(pool=1).plan(), 0)
-    run.best, run.best_score = "abcdefghi", 10
-    for board, score in [("abcdefghi", 10), ("zzzzzzzzz", 5)]:
-        run.pool.add(board, score)
-    assert {run.reheat_board() for _ in range(20)} == {"abcdefghi"}
