@@ -6,8 +6,8 @@
 A plain draw (every canonical class equally likely), as ``boggle-opt plan``
 draws where it does not stratify, at bnb's default buckets for the size.
 Each line: the class (one letter set per cell, column-major, the format
-``benchmarks/bnb_classes.py`` and ``benchmarks/bnb_sample.py`` read) and,
-after a tab, its cost model's percentile among all the proof's classes
+``benchmarks/bnb_classes.py`` and ``benchmarks/bnb_sample.py`` read), an
+empty reference column, and its cost model's percentile among all the proof's classes
 (``CostModel``: what a proof sorts its classes by, biggest first), to see
 how well the model finds the slow ones. Nothing is solved here.
 """

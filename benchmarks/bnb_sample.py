@@ -29,13 +29,11 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from bnb_classes import read_classes  # beside this script
+
 HERE = Path(__file__).resolve().parent
 #: the 1 GB a class should stay under (the engine issue's goal)
 GOAL_MB = 1000.0
-
-
-def class_count(path: Path) -> int:
-    return sum(1 for line in path.read_text().splitlines() if line.strip() and not line.startswith("#"))
 
 
 def done_lines(out: Path) -> dict[int, str]:
@@ -93,7 +91,7 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1, help="classes solved at once (default 1)")
     ns, extra = ap.parse_known_args()
     try:
-        n = class_count(ns.classfile)
+        n = len(read_classes(ns.classfile))
         done = done_lines(ns.out)
     except (OSError, ValueError) as err:
         print(f"bnb_sample: {err}", file=sys.stderr)
