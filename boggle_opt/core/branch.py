@@ -43,7 +43,7 @@ DEDUP_CUTOFF_PCT: Final[i64] = 400
 # builder's estimate from its path count, 14 words a path; 4 bytes a word)
 # is solved one letter of its first cell with several letters at a time:
 # 4 GB. Such a class shares its tree's repeated families (tree.py's
-# SHARE_ARENA_WORDS), which takes 3.2-3.4 words a path, so below this its
+# SHARE_ARENA_WORDS, 700 MB), which takes 3.2-3.4 words a path, so below this its
 # tree takes about 1 GB; the biggest measured, the best 4x4 board's class,
 # estimates 1.9 GB and peaks at about 1.1 GB whole. The per-letter solve
 # costs a build search per letter, so classes below this stay whole.

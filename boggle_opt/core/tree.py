@@ -93,8 +93,21 @@ KEEP_RECORDS: Final[i64] = RECORD_WORDS_PER_PATH * PASS_PATHS
 KEY_PASS_WORDS: Final[i64] = 48_000_000
 KEEP_KEYS: Final[i64] = 1 << 20
 # A class whose arena estimate is at least this many words (4 bytes each)
-# shares its tree's repeated families (TreeBuilder.share_words): 1 GB.
-SHARE_ARENA_WORDS: Final[i64] = 1 << 28
+# shares its tree's repeated families (TreeBuilder.share_words): 700 MB.
+# Not shared, a 4x4 class peaks at 1.13-1.34 times its estimate (in MiB of
+# RSS over MB of estimate: the tree, 12.6 bytes a node, its forcing and the
+# process's base; 24 classes of estimates 690-1,060 MB in
+# benchmarks/bnb-4x4-corners120.tsv), so from about 750 MB it would pass
+# 1 GB; shared it peaks at 0.43-0.65 times (the 1 GB threshold left 13 of
+# those 120 classes at 1,011-1,350 MB; shared, 516-580). Sharing costs such
+# a class 10-28% more CPU (1.16x on four measured back to back; its forcing
+# reads shared nodes far apart), so below this it is not shared. A class
+# built in one pass is never shared and has no estimate, but a pass holds at
+# most 12 million paths where keys are not packed (every 4x4 class of bnb's
+# default buckets with ENABLE2K: 53 or more key bits and 19 for the trie
+# node), 672 MB at 14 words a path; the sample's peak there 903 MB. (docs/benchmarks.md,
+# 2026-11-27.)
+SHARE_ARENA_WORDS: Final[i64] = 175_000_000
 # The arena is kept for the next class, but only this many of its words stay
 # resident (256 MB; ``pages``): memory the system gives anew is zeroed as it
 # is first touched, and the rest given back so that a big class's arena does
