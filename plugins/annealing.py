@@ -23,11 +23,16 @@ from boggle_opt.searching.interface import (
 )
 
 from ._plant import Planter
+from ._pool import Pool
 
 #: proposals drawn at once: numpy draws are cheap in bulk, costly one by one
 BLOCK = 2048
 
 LETTER, ADJACENT, RANDOM, PLANT = 0, 1, 2, 3
+
+#: the improved preset's kicks after each anneal: none, since 12 took the
+#: time of fresh anneals, which 5x5 boards need (docs/benchmarks.md)
+KICKS = 0
 
 
 @dataclass(frozen=True)
@@ -42,23 +47,31 @@ class Plan:
     polish: bool
     reheat: float
     reheat_tmax: float
+    reheat_tlow: float
     cache: int
     scale: str
     patience: int
+    pool: int
+    pool_radius: float
+    replant: float
+    kicks: int
 
 
 PRESETS: dict[str, Plan] = {
     # the issue's schedule as specified: linear cooling, fresh random restarts
-    "baseline": Plan("linear", 70.0, 0.0, 100_000, (0.8, 0.1, 0.1, 0.0), False, 0.0, 0.0, 0, "none", 0),
+    "baseline": Plan("linear", 70.0, 0.0, 100_000, (0.8, 0.1, 0.1, 0.0), False, 0.0, 0.0, 0.0, 0,
+                     "none", 0, 1, 0.0, 0.0, 0),
     # geometric cooling spends its time at the low temperatures where the last
     # few hundred points are found; polishing with the neighbourhood scorer
     # ends each anneal at a local optimum; reheating from the best board
     # searches around it instead of starting from nothing; the cache skips
     # rescoring boards already seen (a stuck anneal proposes the same ones);
     # relative temperatures fit every rule (pow2 scores are 10x standard
-    # ones); patience ends an anneal that has frozen
-    "improved": Plan("geometric", 20.0, 0.3, 200_000, (0.8, 0.1, 0.1, 0.05), True, 0.5, 3.0, 200_000,
-                     "best", 20_000),
+    # ones); patience ends an anneal that has frozen; replant moves a planted
+    # long word to another path (pow2's best 4x4 boards differ from their
+    # neighbours only in such a word's path)
+    "improved": Plan("geometric", 20.0, 0.3, 200_000, (0.8, 0.1, 0.1, 0.05), True, 0.5, 3.0, 3.0,
+                     200_000, "best", 20_000, 1, 0.25, 0.5, KICKS),
 }
 
 
@@ -102,12 +115,20 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
                     "(improved: 0.05)"})
         plant_length: int = field(default=8, metadata={
             "help": "shortest word (in cells) that plant-words writes"})
+        replant: float | None = field(default=None, metadata={
+            "help": "share of plant-words moves that, while the word last planted is "
+                    "still on the board, write it again along another path instead of "
+                    "a new word (improved: 0.5)"})
         polish: bool | None = field(default=None, metadata={
             "help": "hill-climb to a local optimum after each anneal (improved: true)"})
         reheat: float | None = field(default=None, metadata={
             "help": "share of restarts that start from the best board (improved: 0.5)"})
         reheat_tmax: float | None = field(default=None, metadata={
-            "help": "starting temperature of a reheat from the best board (improved: 3)"})
+            "help": "hottest starting temperature of a reheat (improved: 3)"})
+        reheat_tlow: float | None = field(default=None, metadata={
+            "help": "coolest starting temperature of a reheat: each reheat starts at a "
+                    "temperature drawn log-uniformly between the two (improved: 3; "
+                    "at or above reheat-tmax: always reheat-tmax)"})
         scale: str | None = field(default=None, metadata={
             "help": "best or current: temperatures are per 1000 points of the best score so "
                     "far or of the current board, so one setting fits every rule; "
@@ -118,6 +139,17 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
         cache: int | None = field(default=None, metadata={
             "help": "boards whose scores are remembered, so they are not rescored "
                     "(improved: 200000; 0: none)"})
+        kicks: int | None = field(default=None, metadata={
+            "help": "after each anneal's polish, kicks from the board it reached: 1-3 "
+                    "random swaps and 0-2 random letters, polished again, the board kept "
+                    "when it scores more (improved: %d)" % KICKS})
+        pool: int | None = field(default=None, metadata={
+            "help": "good boards of distinct basins kept; a reheat starts from one of them "
+                    "at random (improved: 1, the best board only)"})
+        pool_radius: float | None = field(default=None, metadata={
+            "help": "share of the cells in which two boards may differ (under the board's "
+                    "best symmetry) and count as one basin, of which the pool keeps the "
+                    "better (improved: 0.25; 0: only equal boards)"})
 
         def __post_init__(self) -> None:
             check(self.preset in PRESETS, "preset", f"must be one of {', '.join(PRESETS)}")
@@ -133,9 +165,15 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
                       "must be >= 0")
             check(self.reheat is None or 0 <= self.reheat <= 1, "reheat", "must be in 0..1")
             check(self.reheat_tmax is None or _pos(self.reheat_tmax), "reheat-tmax", "must be > 0")
+            check(self.reheat_tlow is None or _pos(self.reheat_tlow), "reheat-tlow", "must be > 0")
             check(self.cache is None or self.cache >= 0, "cache", "must be >= 0")
             check(self.scale in (None, *SCALES), "scale", f"must be one of {', '.join(SCALES)}")
             check(self.patience is None or self.patience >= 0, "patience", "must be >= 0")
+            check(self.pool is None or self.pool >= 1, "pool", "must be >= 1")
+            check(self.kicks is None or self.kicks >= 0, "kicks", "must be >= 0")
+            check(self.replant is None or 0 <= self.replant <= 1, "replant", "must be in 0..1")
+            check(self.pool_radius is None or 0 <= self.pool_radius <= 1, "pool-radius",
+                  "must be in 0..1")
             plan = self.plan()
             check(self.plant_length >= 2, "plant-length", "must be >= 2")
             check(sum(plan.moves) > 0, "letter-moves", "and the swap weights must not all be 0")
@@ -158,9 +196,14 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
                 polish=p.polish if self.polish is None else self.polish,
                 reheat=pick(self.reheat, p.reheat),
                 reheat_tmax=pick(self.reheat_tmax, p.reheat_tmax),
+                reheat_tlow=pick(self.reheat_tlow, p.reheat_tlow),
                 cache=p.cache if self.cache is None else self.cache,
                 scale=self.scale or p.scale,
                 patience=p.patience if self.patience is None else self.patience,
+                pool=p.pool if self.pool is None else self.pool,
+                pool_radius=pick(self.pool_radius, p.pool_radius),
+                replant=pick(self.replant, p.replant),
+                kicks=p.kicks if self.kicks is None else self.kicks,
             )
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
@@ -205,6 +248,10 @@ class _Run:
         self.best_score = -1
         self.anneals = 0
         self.cache_hits = 0
+        #: where reheats start: the best boards of distinct basins
+        self.pool = Pool(plan.pool, round(plan.pool_radius * self.n), geo.symmetries)
+        #: the best board of the current anneal
+        self.top: tuple[str, int] = ("", -1)
         #: where the search is, for a checkpoint: "anneal" (``board`` at proposal
         #: ``step`` of an anneal from temperature ``start``, last move accepted at
         #: ``last``), "polish" (``board``), or None between anneals
@@ -218,7 +265,7 @@ class _Run:
     def record(self) -> dict[str, Any]:
         """The state a resumed run continues from (not the score cache: it refills)."""
         state: dict[str, Any] = {"best": [self.best, self.best_score], "anneals": self.anneals,
-                                 "phase": self.phase}
+                                 "phase": self.phase, "pool": [b for b, _ in self.pool.boards]}
         if self.phase is not None:
             board = self.board
             state["board"] = board.decode("ascii") if isinstance(board, bytearray) else board
@@ -243,15 +290,17 @@ class _Run:
         phase = None
         if saved is not None:
             phase, board, start, step, last = self._restore(saved)
+        if self.best:
+            self.pool.add(self.best, self.best_score)
         try:
             if self.best:
                 yield Improved(self.best, self.best_score)
             if phase == "anneal":
                 text = yield from self.anneal(bytearray(board.encode("ascii")), start, step, last)
-                if self.plan.polish:
-                    yield from self.polish(text)
+                yield from self.finish(text)
             elif phase == "polish":
-                yield from self.polish(board)
+                self.pool.add(board, self.score(board))
+                self.pool.add(*(yield from self.polish(board)))
             yield from self.events()
         except Stopping:
             yield Checkpoint(self.record())
@@ -270,6 +319,12 @@ class _Run:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise RunFileError(f"{where}: {key!r} is not a whole number >= 0")
         self.anneals = numbers["anneals"]
+        pool = saved.get("pool", [])
+        if not (isinstance(pool, list) and all(isinstance(b, str) for b in pool)):
+            raise RunFileError(f"{where}: 'pool' is not a list of boards")
+        check_boards([(b, 0) for b in pool], geometry, where)
+        for b in pool:  # rescored: the file's scores are not trusted
+            self.pool.add(b, self.score(b))
         phase = saved.get("phase")
         if phase is None:
             return None, "", 0.0, 0, 0
@@ -300,11 +355,71 @@ class _Run:
             return Improved(board, score)
         return None
 
+    def reheat_board(self) -> str:
+        """Where a reheat starts: a board of the pool at random (the best board
+        while the pool holds one)."""
+        boards = self.pool.boards
+        if len(boards) < 2:
+            return self.best
+        return boards[int(self.rng.integers(len(boards)))][0]
+
+    def reheat_start(self) -> float:
+        """A reheat's starting temperature: log-uniform between reheat-tlow and
+        reheat-tmax, at most tmax."""
+        plan = self.plan
+        hi = min(plan.reheat_tmax, plan.tmax)
+        lo = plan.reheat_tlow
+        if not 0 < lo < hi:
+            return hi
+        return float(hi * (lo / hi) ** self.rng.random())
+
+    def finish(self, text: str) -> Generator[Event, None, None]:
+        """After an anneal that ended on ``text``: polish, then kick; offer the
+        pool the anneal's best board and where the polish and kicks ended."""
+        self.pool.add(*self.top)
+        if not self.plan.polish:
+            return
+        text, cur = yield from self.polish(text)
+        self.pool.add(text, cur)
+        # iterated local search: a resumed run restarts it with the next anneal
+        for _ in range(self.plan.kicks):
+            kicked = self.kick(text)
+            if kicked is None:
+                continue
+            board, score = yield from self.polish(kicked)
+            if score > cur:
+                text, cur = board, score
+                self.pool.add(text, cur)
+
+    def kick(self, text: str) -> str | None:
+        """``text`` after 1-3 random swaps and 0-2 random letters, or None if no
+        such move is allowed. On 5x5 YAWL an anneal often ends next to the best
+        board's basin, 5 cells off (a cycle of four letters and a changed one),
+        behind a drop of ~1,500 points: the polish after such a kick climbs the
+        rest of the way in about 2% of tries, where one-cell moves never do."""
+        rng = self.rng
+        movable = [c for c in range(self.n) if not self.fixed[c]]
+        if len(movable) < 2:
+            return None
+        b = bytearray(text.encode("ascii"))
+        for _ in range(int(rng.integers(1, 4))):
+            c, d = rng.choice(len(movable), 2, replace=False).tolist()
+            b[movable[c]], b[movable[d]] = b[movable[d]], b[movable[c]]
+        changes = int(rng.integers(0, 3))
+        letters = (random_letters(rng, self.freqs, changes) + A).tolist()
+        for c, letter in zip(rng.choice(len(movable), changes, replace=False).tolist(), letters):
+            b[movable[c]] = letter
+        kicked = b.decode("ascii")
+        if kicked == text or (self.constraints.active and not self.problem.allowed(kicked)):
+            return None
+        return kicked
+
     def events(self) -> Iterator[Event]:
         plan = self.plan
         while not self.restarts or self.anneals < self.restarts:
             if self.best and self.rng.random() < plan.reheat:
-                board, start = bytearray(self.best.encode("ascii")), min(plan.reheat_tmax, plan.tmax)
+                board = bytearray(self.reheat_board().encode("ascii"))
+                start = self.reheat_start()
             elif self.constraints.active:
                 text = self.constraints.random_board(self.n, self.rng, self.freqs)
                 board, start = bytearray(text.encode("ascii")), plan.tmax
@@ -313,8 +428,7 @@ class _Run:
                 board, start = bytearray(codes.tobytes()), plan.tmax
             self.anneals += 1
             text = yield from self.anneal(board, start)
-            if plan.polish:
-                yield from self.polish(text)
+            yield from self.finish(text)
             self.phase = None
 
     def anneal(self, b: bytearray, start: float, step: int = 0, last: int = 0) -> Generator[Event, None, str]:
@@ -327,8 +441,14 @@ class _Run:
         # planting may overwrite fixed cells; other moves avoid them
         check_all = self.constraints.per_board
         check_plant = self.constraints.active
+        replant = plan.replant
+        #: cells of the word last planted on the current board (it may be gone
+        #: since); at first the longest word the board holds that could be planted
+        planted = self.longest_word(b.decode("ascii")) if planter and replant else []
         text = b.decode("ascii")
         cur = score(text)
+        top_score = cur
+        self.top = (text, cur)
         ev = self.improved(text, cur)
         if ev:
             yield ev
@@ -359,7 +479,13 @@ class _Run:
                     b[c] = letters[k]
                 elif kind == PLANT:
                     saved = bytes(b)
-                    if planter is None or not planter.plant(b) or b == saved:
+                    if planter is None:
+                        continue
+                    if planted and replant and planter.random.random() < replant:
+                        if not planter.replant(b, planted) or b == saved:
+                            b[:] = saved
+                            continue
+                    elif not planter.plant(b) or b == saved:
                         continue
                 else:
                     if kind == ADJACENT:
@@ -384,9 +510,14 @@ class _Run:
                 if s - cur >= thr[k]:
                     cur = s
                     last = i + k
-                    if s > self.best_score:
-                        self.best, self.best_score = text, s
-                        yield Improved(text, s)
+                    if kind == PLANT and planter is not None:
+                        planted = planter.last
+                    if s > top_score:
+                        top_score = s
+                        self.top = (text, s)
+                        if s > self.best_score:
+                            self.best, self.best_score = text, s
+                            yield Improved(text, s)
                 else:
                     b[:] = saved
             i += count
@@ -399,8 +530,21 @@ class _Run:
                 break  # frozen: the rest of the schedule would only re-propose rejects
         return b.decode("ascii")
 
-    def polish(self, text: str) -> Iterator[Event]:
-        """Steepest ascent over letter changes, then first ascent over swaps."""
+    def longest_word(self, board: str) -> list[int]:
+        """Cells of the longest word on ``board`` that the planter writes (the
+        first found of those as long), or [] if none."""
+        if self.planter is None:
+            return []
+        known = self.planter.known
+        best: list[int] = []
+        for w in self.problem.words(board):
+            if len(w.path) > len(best) and "".join(board[c] for c in w.path).encode() in known:
+                best = list(w.path)
+        return best
+
+    def polish(self, text: str) -> Generator[Event, None, tuple[str, int]]:
+        """Steepest ascent over letter changes, then first ascent over swaps;
+        returns the local optimum reached and its score."""
         self.phase, self.board = "polish", text
         cur = self.score(text)
         while True:
@@ -410,7 +554,7 @@ class _Run:
             else:
                 better = self._better_swap(text, cur)
                 if better is None:
-                    return
+                    return text, cur
                 text, cur = better
             self.board = text
             ev = self.improved(text, cur)
