@@ -240,6 +240,8 @@ class _Run:
         self.constraints = problem.constraints
         #: cells no move may change (``--fix``)
         self.fixed = [c in self.constraints.fixed for c in range(self.n)]
+        #: the cells a kick may change
+        self.movable = [c for c in range(self.n) if not self.fixed[c]]
         self.cache: dict[str, int] = {}
         # a cache that could hold every board (1x1, 1x2, 1x3) would stop the
         # evaluations, so an evaluation budget would never end the run
@@ -397,8 +399,7 @@ class _Run:
         the best board (a cycle of four letters and a changed one) behind a
         drop of ~1,500 points: from there the polish after such a kick reaches
         13,625 in about 2% of tries, where one-cell moves never do."""
-        rng = self.rng
-        movable = [c for c in range(self.n) if not self.fixed[c]]
+        rng, movable = self.rng, self.movable
         if len(movable) < 2:
             return None
         b = bytearray(text.encode("ascii"))
@@ -410,7 +411,8 @@ class _Run:
         for c, letter in zip(rng.choice(len(movable), changes, replace=False).tolist(), letters):
             b[movable[c]] = letter
         kicked = b.decode("ascii")
-        if kicked == text or (self.constraints.active and not self.problem.allowed(kicked)):
+        # fixed cells are kept by not touching them, as the anneal's moves keep them
+        if kicked == text or (self.constraints.per_board and not self.problem.allowed(kicked)):
             return None
         return kicked
 
