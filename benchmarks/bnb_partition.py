@@ -263,7 +263,8 @@ def summarise(wholes: list[float], subs_cpu: list[float], whole_peaks: list[floa
     print(f"total: {len(wholes)} classes; whole {sum(wholes):.1f} s (mean {sum(wholes) / len(wholes):.2f}, "
           f"slowest {max(wholes):.2f}); sub-classes {sum(subs_cpu):.1f} s "
           f"(mean {sum(subs_cpu) / len(subs_cpu):.2f} a class)")
-    print(f"ratio {r:.3f} (standard error {se:.3f}); per class {min(per):.2f}-{max(per):.2f}")
+    error = f"{se:.3f}" if math.isfinite(se) else "none: one class"
+    print(f"ratio {r:.3f} (standard error {error}); per class {min(per):.2f}-{max(per):.2f}")
     print(f"peak MB: whole median {sorted(whole_peaks)[len(whole_peaks) // 2]:.0f}, largest {max(whole_peaks):.0f}; "
           f"sub-classes largest {max(sub_peaks):.0f}")
     if skipped:
