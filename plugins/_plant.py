@@ -44,22 +44,17 @@ class Planter:
         """Overwrite cells of ``b`` with a random long word; False if none fits."""
         if not self.words:
             return False
-        word = self.random.choice(self.words)
-        path = self.path(len(word), word)
-        if path is None:
-            return False
-        for c, ch in zip(path, word):
-            b[c] = ch
-        self.last = path
-        return True
+        return self._write(b, self.random.choice(self.words))
 
     def replant(self, b: bytearray, cells: list[int]) -> bool:
         """If ``cells`` of ``b`` spell a word this planter writes, write it along
         another random path (the cells off that path keep their letters);
         False if they do not or no path fits."""
         word = bytes(b[c] for c in cells)
-        if word not in self.known:
-            return False
+        return word in self.known and self._write(b, word)
+
+    def _write(self, b: bytearray, word: bytes) -> bool:
+        """Write ``word`` into ``b`` along a random path; False if none fits."""
         path = self.path(len(word), word)
         if path is None:
             return False
@@ -72,8 +67,6 @@ class Planter:
         """A random self-avoiding path of ``length`` cells; with ``word``, one
         whose fixed cells already show the word's letters."""
         start = self.random.randrange(self.n)
-        if word and self.fixed.get(start, word[0]) != word[0]:
-            return None
         return walk(self.random, self.nbrs, start, word or bytes(length),
                     self.fixed if word else {}, STEPS)
 

@@ -40,7 +40,3 @@ class Pool:
         kept.sort(key=lambda p: -p[1])  # stable: of equal scores the older first
         self.boards = kept[: self.size]
         return (board, score) in self.boards
-
-    def restore(self, boards: Sequence[tuple[str, int]]) -> None:
-        for board, score in boards:
-            self.add(board, score)
