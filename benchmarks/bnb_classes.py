@@ -103,6 +103,19 @@ def read_classes(path: Path) -> list[tuple[str, float | None]]:
     return out
 
 
+def start_as_a_worker(no_huge_pages: bool) -> None:
+    """Start this script again with the huge pages a proof's worker gets
+    (unless told not to, or it already has them), and default the word lists
+    to ../shared/wordlists beside the repository."""
+    from boggle_opt.huge_pages import TUNABLES, with_huge_pages
+
+    env = dict(os.environ)
+    if not no_huge_pages and with_huge_pages(env) and env.get(TUNABLES) != os.environ.get(TUNABLES):
+        # glibc reads its tunables only at start: measure what a worker does
+        os.execve(sys.executable, [sys.executable, *sys.argv], env)
+    os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("classfile", type=Path)
@@ -141,13 +154,8 @@ def main() -> int:
                     help="run without the huge pages a proof's worker processes get "
                          "(boggle_opt/huge_pages.py); by default this script starts again with them")
     ns = ap.parse_args()
-    from boggle_opt.huge_pages import TUNABLES, settle_for, with_huge_pages
-
-    env = dict(os.environ)
-    if not ns.no_huge_pages and with_huge_pages(env) and env.get(TUNABLES) != os.environ.get(TUNABLES):
-        # glibc reads its tunables only at start: measure what a worker does
-        os.execve(sys.executable, [sys.executable, *sys.argv], env)
-    os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
+    start_as_a_worker(ns.no_huge_pages)
+    from boggle_opt.huge_pages import settle_for
 
     from boggle_opt.boards import size_geometry
     from boggle_opt.proofs.board_classes import letter_mask, parse_class

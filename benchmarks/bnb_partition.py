@@ -43,13 +43,11 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bnb_classes import class_peak_mb, peak_mb, reset_class_peak
+from bnb_classes import class_peak_mb, reset_class_peak, start_as_a_worker
 
 if TYPE_CHECKING:
     from boggle_opt.core.branch import ClassSolver
     from boggle_opt.core.geometry import Geometry
-
-HERE = Path(__file__).resolve().parent
 
 
 def cell_groups(geometry: Geometry) -> dict[str, list[int]]:
@@ -140,12 +138,8 @@ def main() -> int:
         return summarise_file(ns.summary)
     if ns.size is None or ns.min_score is None or ns.sample is None or ns.seed is None:
         ap.error("--size, --min-score, --sample and --seed are required")
-    from boggle_opt.huge_pages import TUNABLES, settle_for, with_huge_pages
-
-    env = dict(os.environ)
-    if not ns.no_huge_pages and with_huge_pages(env) and env.get(TUNABLES) != os.environ.get(TUNABLES):
-        os.execve(sys.executable, [sys.executable, *sys.argv], env)  # glibc reads its tunables at start
-    os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
+    start_as_a_worker(ns.no_huge_pages)
+    from boggle_opt.huge_pages import settle_for
 
     import numpy as np
 
