@@ -34,6 +34,13 @@ LETTER, ADJACENT, RANDOM, PLANT = 0, 1, 2, 3
 #: time of fresh anneals, which 5x5 boards need (docs/benchmarks.md)
 KICKS = 0
 
+#: the improved preset's quench share: off
+QUENCH = 0.0
+
+#: cells the board must have moved since the anneal's last quench before it
+#: quenches again: a frozen board would only repeat the same climb
+QUENCH_MOVED = 3
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -55,12 +62,13 @@ class Plan:
     pool_radius: float
     replant: float
     kicks: int
+    quench: float
 
 
 PRESETS: dict[str, Plan] = {
     # the issue's schedule as specified: linear cooling, fresh random restarts
     "baseline": Plan("linear", 70.0, 0.0, 100_000, (0.8, 0.1, 0.1, 0.0), False, 0.0, 0.0, 0.0, 0,
-                     "none", 0, 1, 0.0, 0.0, 0),
+                     "none", 0, 1, 0.0, 0.0, 0, 0.0),
     # geometric cooling spends its time at the low temperatures where the last
     # few hundred points are found; polishing with the neighbourhood scorer
     # ends each anneal at a local optimum; reheating from the best board
@@ -71,7 +79,7 @@ PRESETS: dict[str, Plan] = {
     # long word to another path (pow2's best 4x4 boards differ from their
     # neighbours only in such a word's path)
     "improved": Plan("geometric", 20.0, 0.3, 200_000, (0.8, 0.1, 0.1, 0.05), True, 0.5, 3.0, 3.0,
-                     200_000, "best", 20_000, 1, 0.25, 0.5, KICKS),
+                     200_000, "best", 20_000, 1, 0.25, 0.5, KICKS, QUENCH),
 }
 
 
@@ -143,6 +151,11 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
             "help": "after each anneal's polish, kicks from the board it reached: 1-3 "
                     "random swaps and 0-2 random letters, polished again, the board kept "
                     "when it scores more (improved: %d)" % KICKS})
+        quench: float | None = field(default=None, metadata={
+            "help": "during an anneal, after each block of proposals, polish a copy of the "
+                    "current board when it scores at least this share of the best board "
+                    "and has moved %d cells since the last such quench; the anneal goes "
+                    "on from where it was (improved: %g, off)" % (QUENCH_MOVED, QUENCH)})
         pool: int | None = field(default=None, metadata={
             "help": "good boards of distinct basins kept; a reheat starts from one of them "
                     "at random (improved: 1, the best board only)"})
@@ -171,6 +184,7 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
             check(self.patience is None or self.patience >= 0, "patience", "must be >= 0")
             check(self.pool is None or self.pool >= 1, "pool", "must be >= 1")
             check(self.kicks is None or self.kicks >= 0, "kicks", "must be >= 0")
+            check(self.quench is None or 0 <= self.quench <= 1, "quench", "must be in 0..1")
             check(self.replant is None or 0 <= self.replant <= 1, "replant", "must be in 0..1")
             check(self.pool_radius is None or 0 <= self.pool_radius <= 1, "pool-radius",
                   "must be in 0..1")
@@ -204,6 +218,7 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
                 pool_radius=pick(self.pool_radius, p.pool_radius),
                 replant=pick(self.replant, p.replant),
                 kicks=p.kicks if self.kicks is None else self.kicks,
+                quench=pick(self.quench, p.quench),
             )
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
@@ -459,6 +474,9 @@ class _Run:
         by_current = plan.scale == "current"
         scale = max(self.best_score, 1) / 1000 if by_best else 1.0
         i = step
+        quench = plan.quench if plan.polish else 0.0
+        #: the board the anneal's last quench started from
+        quenched = ""
         while i < plan.iterations:
             count = min(BLOCK, plan.iterations - i)
             if by_current:
@@ -524,6 +542,11 @@ class _Run:
                     b[:] = saved
             i += count
             self.step, self.last = i, last
+            if quench and cur >= quench * self.best_score:
+                text = b.decode("ascii")
+                if not quenched or _moved(text, quenched) >= QUENCH_MOVED:
+                    quenched = text
+                    self.pool.add(*(yield from self.polish(text, quench=True)))
             yield Progress(self.stats(temps[-1], cur))
             checkpoint = self.due()
             if checkpoint:
@@ -544,10 +567,12 @@ class _Run:
                 best = list(w.path)
         return best
 
-    def polish(self, text: str) -> Generator[Event, None, tuple[str, int]]:
+    def polish(self, text: str, *, quench: bool = False) -> Generator[Event, None, tuple[str, int]]:
         """Steepest ascent over letter changes, then first ascent over swaps;
-        returns the local optimum reached and its score."""
-        self.phase, self.board = "polish", text
+        returns the local optimum reached and its score. A quench is a polish
+        in the middle of an anneal: a checkpoint still records the anneal."""
+        if not quench:
+            self.phase, self.board = "polish", text
         cur = self.score(text)
         while True:
             step = steepest_step(self.problem, text, cur)
@@ -558,7 +583,8 @@ class _Run:
                 if better is None:
                     return text, cur
                 text, cur = better
-            self.board = text
+            if not quench:
+                self.board = text
             ev = self.improved(text, cur)
             if ev:
                 yield ev
@@ -584,6 +610,11 @@ class _Run:
     def stats(self, t: float, cur: int) -> dict[str, int | float | str]:
         return {"temperature": round(float(t), 2), "score": cur, "best": self.best_score,
                 "anneal": self.anneals, "cache hits": self.cache_hits}
+
+
+def _moved(a: str, b: str) -> int:
+    """Cells in which boards ``a`` and ``b`` differ."""
+    return sum(x != y for x, y in zip(a, b))
 
 
 @hookimpl

@@ -329,3 +329,38 @@ def test_kicks_climb_past_a_local_optimum_that_polish_cannot_leave(default_dicti
             pass
         return run.best_score
     assert best(40) > best(0)
+
+
+def test_quench_polishes_copies_of_the_moving_board_and_the_anneal_goes_on(
+        default_dictionary: Dictionary) -> None:
+    """With ``quench``, an anneal polishes copies of its current board once it
+    scores that share of the best and has moved since the last quench; the
+    anneal itself is untouched (the same proposals, so a checkpoint taken
+    in a quench still records the anneal), and the climbs reach the pool."""
+    def run(quench: float) -> tuple[_Run, list[tuple[str, str | None]]]:
+        problem = Problem(default_dictionary, make_geometry(4, 4))
+        # temperatures per 1000 points of the current board: a first anneal is warm too
+        plan = Options(quench=quench, iterations=40_000, reheat=0.0, scale="current").plan()
+        r = _Run(problem, np.random.default_rng(7), plan, 1)
+        seen: list[tuple[str, str | None]] = []
+        polish = r.polish
+
+        def spy(text: str, *, quench: bool = False):  # type: ignore[no-untyped-def]
+            seen.append((text, r.phase if quench else None))
+            return (yield from polish(text, quench=quench))
+        r.polish = spy  # type: ignore[method-assign]
+        for _ in r.events():
+            pass
+        return r, seen
+
+    off, plain = run(0.0)
+    on, seen = run(0.3)
+    assert [phase for _, phase in plain] == [None]  # one polish after the anneal, no quench
+    assert all(phase in (None, "anneal") for _, phase in seen)
+    quenches = [text for text, phase in seen if phase == "anneal"]
+    assert len(quenches) >= 3
+    assert all(sum(a != b for a, b in zip(x, y)) >= 3 for x, y in zip(quenches, quenches[1:]))
+    # one anneal: the same proposals with and without quenches
+    assert on.best_score >= off.best_score and on.anneals == off.anneals == 1
+    with pytest.raises(OptionError, match="quench"):
+        make_options("annealing", Options, [("quench", "1.5")])
