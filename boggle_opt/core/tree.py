@@ -250,6 +250,22 @@ class Tree:
             self.a = reserved32(words)
             self.cap = words
 
+    def fit(self, words: i64) -> None:
+        """An arena for a tree whose estimate (tree and forcing) is ``words``:
+        the one held if it has the room a new one would get (``reserve_arena``:
+        twice the estimate), else a new one. An arena kept from the last class
+        (or subclass) with room for the estimate but not twice it is copied
+        once the forcing outgrows that room, both copies resident for a
+        moment: class 28 of benchmarks/bnb-4x4-corners120.tsv, split at
+        1,900 MB, built its last subclass (one pass, unshared) in the 583 MiB
+        the subclass before had reserved, its forcing took the arena to 638
+        MiB, and the class peaked at 1,414 MB against 789 MB for that
+        subclass solved alone. A new arena's pages are zeroed as they are
+        first touched, but so are a kept one's past KEEP_ARENA (given back
+        when the build starts). Memory only: the tree written is the same."""
+        if self.cap < 2 * words:
+            self.reserve_arena(words)
+
     def room(self, words: i64) -> None:
         """At least ``words`` words in the arena: zeros appended a block at a
         time (in place within the capacity; past it, the vector is copied)."""
@@ -652,8 +668,7 @@ class TreeBuilder:
         self.fams.on = self.share_words >= 0 and need >= self.share_words
         if self.fams.on:
             need = self._arena_per_path() * paths_total + 64 * n
-        if tree.cap < need:
-            tree.reserve_arena(need)
+        tree.fit(need)
         # each pass records the paths whose sorted cells start at positions
         # lo..hi (as many as the budget takes), or at one position with
         # some of its letters (a position with more paths than the budget)
@@ -969,10 +984,10 @@ class TreeBuilder:
         st[ST_SHIFT] = shift
         st[ST_WORD] = (1 << self.word_bits) - 1 if packed else -1
         need = tree.top + self._arena_per_path() * count + 1024
-        if tree.cap < need and tree.top == 0:
+        if tree.top == 0:
             # the first pass: reserve the class's arena, tree and forcing
             # (a vector grown past its capacity is copied, holding both)
-            tree.reserve_arena(need)
+            tree.fit(need)
         return self._emit_root(tree, count)
 
     def _emit_root(self, tree: Tree, count: i64) -> i64:

@@ -72,3 +72,18 @@ def test_released_pages_read_as_zeros_and_leave_memory(core: types.SimpleNamespa
     v[(1 << 25) + 3] = 11  # and can be written again
     assert v[(1 << 25) + 3] == 11
     assert core.pages.release_from(v, 1 << 26)  # nothing past the end: nothing to do
+
+
+def test_a_kept_arena_is_taken_only_with_twice_the_estimate(core: types.SimpleNamespace) -> None:
+    # A kept arena with room for the estimate but not twice it would be
+    # copied once the forcing outgrew it (both copies resident): fit()
+    # reserves anew then, and keeps an arena with the room a new one gets.
+    t = core.tree.Tree(core.tree.reserved32(0), 0, 0, 16, 0)
+    t.reserve_arena(1 << 20)
+    kept = t.cap
+    t.fit(1 << 20)
+    assert t.cap == kept  # twice the estimate: kept
+    t.fit(1 << 19)
+    assert t.cap == kept  # more than twice: kept
+    t.fit((1 << 20) + 1)
+    assert t.cap == 2 * ((1 << 20) + 1)  # room for the estimate, not twice: a new one
