@@ -48,6 +48,14 @@ DEDUP_CUTOFF_PCT: Final[i64] = 400
 # estimates 1.9 GB and peaks at about 1.1 GB whole. The per-letter solve
 # costs a build search per letter, so classes below this stay whole.
 SPLIT_ARENA_WORDS: Final[i64] = 1 << 30
+# From 16 cells, split from 1.9 GB of estimate instead, so that a 4x4 class
+# peaks under 1 GB (issue 45: cluster workers with 2 GB a core): of the 120
+# classes of benchmarks/bnb-4x4-corners120.tsv, the five above it (5, 28, 84,
+# 85, 94: 22% of the sample's CPU) then peak at 776-892 MB instead of up to
+# 1,102, for 7-16% more of their CPU (about 2% of a proof); the best board's
+# free-corner class 1,765 -> 1,367 MB (docs/benchmarks.md).
+SPLIT_MIN_CELLS: Final[i64] = 16
+SPLIT_ARENA_WORDS_BIG: Final[i64] = 475_000_000
 # On boards of at least ORDER_MIN_CELLS cells each class gets its own cell
 # order (tree.class_cell_order: each tier of the fixed order fewest letters
 # first), unless the solver was given one: on 4x4, 14% less CPU over 640
@@ -137,7 +145,7 @@ class ClassSolver:
         self.split_level = 0
         self.deadline = 0.0
         self.unfinished = 0
-        self.split_words = SPLIT_ARENA_WORDS
+        self.split_words = SPLIT_ARENA_WORDS_BIG if self.n >= SPLIT_MIN_CELLS else SPLIT_ARENA_WORDS
         self._reset_stats()
 
     def _reset_stats(self) -> None:
