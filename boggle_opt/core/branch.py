@@ -52,8 +52,8 @@ SPLIT_ARENA_WORDS: Final[i64] = 1 << 30
 # peaks under 1 GB (issue 45: cluster workers with 2 GB a core): of the 120
 # classes of benchmarks/bnb-4x4-corners120.tsv, the five above it (5, 28, 84,
 # 85, 94: 22% of the sample's CPU) then peak at 776-892 MB instead of up to
-# 1,102, for 7-16% more of their CPU (about 2% of a proof); the best board's
-# free-corner class 1,765 -> 1,367 MB (docs/benchmarks.md).
+# 1,102, for 2-16% more of their CPU (about 2% of a proof); the best board's
+# free-corner class 1,765 -> 1,402 MB, still over (docs/benchmarks.md).
 SPLIT_MIN_CELLS: Final[i64] = 16
 SPLIT_ARENA_WORDS_BIG: Final[i64] = 475_000_000
 # On boards of at least ORDER_MIN_CELLS cells each class gets its own cell
