@@ -2,7 +2,7 @@
 
     python benchmarks/bnb_classes.py CLASSFILE --size CxR --min-score S
         [--switch-score N | --switch RATIO] [--wordlist W] [--rule R] [--only I,J]
-        [--split-mb MB] [--share-mb MB] [--dedup-score D --dedup-level L]
+        [--split-mb MB] [--split-again-mb MB] [--unshared-parts] [--share-mb MB] [--dedup-score D --dedup-level L]
 
 CLASSFILE has one class a line, one letter set per cell, column-major,
 separated by spaces (the format ``boggle-opt bound`` reads); a second
@@ -144,6 +144,12 @@ def main() -> int:
     ap.add_argument("--split-mb", type=float, default=-1,
                     help="solve a class whose tree's arena estimate is above this one letter of its "
                          "first branching cell at a time (0: never; default: the solver's)")
+    ap.add_argument("--split-again-mb", type=float, default=-1,
+                    help="split a subclass of a split class again whose estimate is above this "
+                         "(0: never; default: the solver's)")
+    ap.add_argument("--unshared-parts", action="store_true",
+                    help="a split class's parts share their families only as a class would "
+                         "(the default from 16 cells: every part shares)")
     ap.add_argument("--share-mb", type=float, default=None,
                     help="share repeated families in the tree of a class whose arena estimate is at "
                          "least this (0: every class; negative: none; default: the solver's)")
@@ -190,6 +196,10 @@ def main() -> int:
     solver.dedup_level = ns.dedup_level
     if ns.split_mb >= 0:
         solver.split_words = round(ns.split_mb * 1e6 / 4)  # 4-byte words
+    if ns.unshared_parts:
+        solver.share_parts = False
+    if ns.split_again_mb >= 0:
+        solver.split_again_words = round(ns.split_again_mb * 1e6 / 4)
     if ns.share_mb is not None:
         solver.builder.share_words = round(ns.share_mb * 1e6 / 4) if ns.share_mb >= 0 else -1
     setup = time.process_time() - t0

@@ -56,6 +56,20 @@ SPLIT_ARENA_WORDS: Final[i64] = 1 << 30
 # free-corner class 1,765 -> 1,402 MB, still over (docs/benchmarks.md).
 SPLIT_MIN_CELLS: Final[i64] = 16
 SPLIT_ARENA_WORDS_BIG: Final[i64] = 475_000_000
+# A subclass of a split class whose estimate is still above this is split
+# again, one letter of its next position with several letters at a time
+# (from SPLIT_MIN_CELLS cells; smaller boards never split twice): 1.4 GB.
+# The best 4x4 board's class with free corners (estimate 4,148 MB) splits
+# into subclasses of 969-1,958 MB, which share their families and peaked at
+# 1,402 MB (the 1,958 MB one: 0.72 times its estimate); their own subclasses
+# estimate 670-930 MB (docs/benchmarks.md).
+SPLIT_AGAIN_WORDS_BIG: Final[i64] = 350_000_000
+# and from SPLIT_MIN_CELLS cells every part of a split class shares its
+# families, however small: unshared, a part of that class built in one pass
+# (up to 12 million paths, no estimate) or estimated just under the 700 MB
+# share threshold peaked at 1,002-1,252 MB (trees of 487-609 MB, their
+# forcing another 260-330 MB), where the sample's classes of that size
+# peak at 1.13-1.34 times their estimate (docs/benchmarks.md).
 # On boards of at least ORDER_MIN_CELLS cells each class gets its own cell
 # order (tree.class_cell_order: each tier of the fixed order fewest letters
 # first), unless the solver was given one: on 4x4, 14% less CPU over 640
@@ -122,6 +136,9 @@ class ClassSolver:
     # > 0: a class whose arena estimate exceeds this many words is solved as
     # its subclasses, one letter of cell order[split_level] at a time (0: never)
     split_words: i64
+    # > 0: a subclass whose estimate exceeds this is split again (0: never)
+    split_again_words: i64
+    share_parts: bool  # a split class's parts share their families (TreeBuilder.share_words 0)
     subclasses: i64  # subclasses the last solve built (0: the class was built whole)
     shared: bool  # the last solve's tree shared its repeated families (tree.py)
 
@@ -146,6 +163,8 @@ class ClassSolver:
         self.deadline = 0.0
         self.unfinished = 0
         self.split_words = SPLIT_ARENA_WORDS_BIG if self.n >= SPLIT_MIN_CELLS else SPLIT_ARENA_WORDS
+        self.split_again_words = SPLIT_AGAIN_WORDS_BIG if self.n >= SPLIT_MIN_CELLS else 0
+        self.share_parts = self.n >= SPLIT_MIN_CELLS
         self._reset_stats()
 
     def _reset_stats(self) -> None:
@@ -238,20 +257,13 @@ class ClassSolver:
             # the root's other children are the same) and at most it if
             # single-letter cells come first; n_nodes and built_words are the
             # biggest subclass tree's, the times and counts their sums.
-            cell = self.order[self.split_level]
-            sub = list(cell_masks)
-            m: i64 = cell_masks[cell]
-            while m != 0:
-                bit: i64 = m & -m
-                m ^= bit
-                sub[cell] = int(bit)
-                part = self._build(sub, 0)
-                assert part is not None
-                self.subclasses += 1
-                self._solve_tree(part, sub)
-                if m != 0 and self.deadline > 0.0 and time.perf_counter() > self.deadline:
-                    self.unfinished = m  # as the whole solve stops at split_level
-                    break
+            share = self.builder.share_words
+            if self.share_parts:
+                self.builder.share_words = 0
+            try:
+                self._solve_parts(list(cell_masks), self.split_level, True)
+            finally:
+                self.builder.share_words = share
         found = self.ob.found
         n = self.n
         boards: list[str] = []
@@ -261,6 +273,36 @@ class ClassSolver:
                 letters[self.order[p]] = chr(97 + found[i * n + p])
             boards.append("".join(letters))
         return boards
+
+    def _solve_parts(self, sub: list[int], level: i64, top: bool) -> None:
+        """Solve the class ``sub`` one letter of cell ``order[level]`` at a
+        time (``sub`` is restored on return). A part whose arena estimate is
+        above ``split_again_words`` is solved the same way at its next
+        position with several letters: it is a class in its own right, the
+        disjoint union of those parts, so the argument above holds for it as
+        for the class. Only the top split stops at the deadline, between
+        letters, so ``unfinished`` names whole subclasses."""
+        cell = self.order[level]
+        full: i64 = sub[cell]
+        after = level + 1
+        while after < self.n and popcount26(sub[self.order[after]]) <= 1:
+            after += 1
+        limit = self.split_again_words if after < self.n else 0
+        m = full
+        while m != 0:
+            bit: i64 = m & -m
+            m ^= bit
+            sub[cell] = int(bit)
+            part = self._build(sub, limit)
+            if part is None:
+                self._solve_parts(sub, after, False)
+            else:
+                self.subclasses += 1
+                self._solve_tree(part, sub)
+            if top and m != 0 and self.deadline > 0.0 and time.perf_counter() > self.deadline:
+                self.unfinished = m  # as the whole solve stops at split_level
+                break
+        sub[cell] = int(full)
 
     def _build(self, cell_masks: list[int], max_words: i64) -> Tree | None:
         """The class's tree in the solver's arena, or None if its arena

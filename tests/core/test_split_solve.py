@@ -1,6 +1,8 @@
 """A class too big to build whole is solved one letter of its first cell with
 several letters at a time (ClassSolver.split_words): the same candidates as
-the whole solve, every brute-force board, and the deadline's letters left."""
+the whole solve, every brute-force board, and the deadline's letters left.
+A subclass still too big is split again at its next cell with several
+letters (ClassSolver.split_again_words)."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ def solvers(core: types.SimpleNamespace, d: Dictionary, size: tuple[int, int]) -
     whole.split_words = 0
     split = branch.ClassSolver(trie, core.geometry.Geometry(*size))
     split.split_words = 1
+    split.split_again_words = 0
     split.builder.key_pass_words = 40
     split.builder.pass_paths = 10
     return whole, split
@@ -111,3 +114,63 @@ def test_split_solve_deadline_leaves_the_split_letters(
     sub[cell] = first
     assert sorted(boards) == sorted(whole.solve(sub, 10, 100))
     assert boards
+
+
+@pytest.mark.parametrize(("size", "buckets", "cutoff"), SOLVER_CASES)
+def test_split_again_finds_every_board(
+    core: types.SimpleNamespace,
+    small: tuple[dict[bytes, int], Dictionary],
+    size: tuple[int, int],
+    buckets: str,
+    cutoff: int,
+) -> None:
+    """Every subclass that counts its paths split again, down to parts built
+    in one pass, each part sharing its families (as 4x4 parts do): the whole
+    solve's candidates, each brute-force board once."""
+    if core.kind == "pure" and size != (2, 2):
+        pytest.skip("plain Python is slow here; 2x2 covers it")
+    _, d = small
+    geometry = Geometry(*size)
+    scorer = d.scorer(geometry)
+    groups = buckets.split()
+    expected = brute_force(scorer, geometry, "".join(groups), cutoff)
+    whole, split = solvers(core, d, size)
+    split.split_again_words = 1
+    split.share_parts = True
+    found: dict[str, int] = {}
+    again = 0
+    for cls in itertools.product(groups, repeat=geometry.n):
+        masks = [letter_mask(g) for g in cls]
+        boards = split.solve(masks, cutoff, 100)
+        assert sorted(boards) == sorted(whole.solve(masks, cutoff, 100)), cls
+        if split.subclasses:
+            assert split.shared  # its last part shared its families
+            if split.subclasses > bin(masks[split.order[split.split_level]]).count("1"):
+                again += 1  # some subclass was split again
+        for board in boards:
+            assert board not in found
+            score = scorer.score(board)
+            if score >= cutoff:
+                found[board] = score
+    assert again > 0
+    assert split.builder.share_words != 0  # the builder's own threshold is back
+    assert found == expected
+
+
+def test_split_again_deadline_leaves_whole_subclasses(
+    core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary]
+) -> None:
+    """A deadline already past stops only between the top split's letters:
+    the first subclass is solved whole, its own parts all of them."""
+    _, d = small
+    whole, split = solvers(core, d, (2, 3))
+    split.split_again_words = 1
+    masks = [letter_mask(g) for g in ("aei", "lnr", "st", "ae", "lnr", "st")]
+    boards = split.solve(masks, 10, 100, deadline=1e-9)
+    cell = split.order[split.split_level]
+    first = masks[cell] & -masks[cell]
+    assert split.subclasses > 1  # the first subclass was split again
+    assert split.unfinished == masks[cell] ^ first
+    sub = list(masks)
+    sub[cell] = first
+    assert sorted(boards) == sorted(whole.solve(sub, 10, 100))
