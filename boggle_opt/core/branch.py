@@ -138,7 +138,7 @@ class ClassSolver:
     split_words: i64
     # > 0: a subclass whose estimate exceeds this is split again (0: never)
     split_again_words: i64
-    share_parts: bool  # a split class's parts share their families (TreeBuilder.share_words 0)
+    share_parts: bool  # a split class's parts share their families (TreeBuilder.share_all)
     subclasses: i64  # subclasses the last solve built (0: the class was built whole)
     shared: bool  # the last solve's tree shared its repeated families (tree.py)
 
@@ -257,13 +257,11 @@ class ClassSolver:
             # the root's other children are the same) and at most it if
             # single-letter cells come first; n_nodes and built_words are the
             # biggest subclass tree's, the times and counts their sums.
-            share = self.builder.share_words
-            if self.share_parts:
-                self.builder.share_words = 0
+            self.builder.share_all = self.share_parts
             try:
                 self._solve_parts(list(cell_masks), self.split_level, True)
             finally:
-                self.builder.share_words = share
+                self.builder.share_all = False
         found = self.ob.found
         n = self.n
         boards: list[str] = []

@@ -489,6 +489,9 @@ class TreeBuilder:
     # share repeated families in a build whose arena estimate (words) is at
     # least this: 0 in every build (forced ones too), -1 in none
     share_words: i64
+    # every build_within shares, whatever its estimate (a split class's parts);
+    # build_forced's de-duplicated trees keep share_words' rule
+    share_all: bool
     need: i64  # the last build's arena estimate (words), 0 if it took one pass
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int]) -> None:
@@ -564,6 +567,7 @@ class TreeBuilder:
         self.need = 0
         self.fams = Families()
         self.share_words = SHARE_ARENA_WORDS
+        self.share_all = False
         self.word_bits = 0
         while (len(trie.nodes) >> self.word_bits) > 0:
             self.word_bits += 1
@@ -639,6 +643,8 @@ class TreeBuilder:
         tree.n = n
         nodes: i64 = 1  # the root
         self._reset_passes()
+        if self.share_all:
+            self.fams.on = True
         # most classes are small: one pass over every position, given up
         # once its records outgrow a pass's budget
         whole = self._pass(tree, 0, n - 1, 0, self._budget())
@@ -665,7 +671,7 @@ class TreeBuilder:
         # takes a third to a quarter of the memory, for a slower build and
         # forcing (the shared nodes lie far apart), so only where memory is
         # what limits
-        self.fams.on = self.share_words >= 0 and need >= self.share_words
+        self.fams.on = self.share_all or (self.share_words >= 0 and need >= self.share_words)
         if self.fams.on:
             need = self._arena_per_path() * paths_total + 64 * n
         tree.fit(need)

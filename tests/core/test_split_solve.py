@@ -153,7 +153,7 @@ def test_split_again_finds_every_board(
             if score >= cutoff:
                 found[board] = score
     assert again > 0
-    assert split.builder.share_words != 0  # the builder's own threshold is back
+    assert not split.builder.share_all  # the builder's own threshold is back
     assert found == expected
 
 
