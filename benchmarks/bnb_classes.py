@@ -2,7 +2,7 @@
 
     python benchmarks/bnb_classes.py CLASSFILE --size CxR --min-score S
         [--switch-score N | --switch RATIO] [--wordlist W] [--rule R] [--only I,J]
-        [--split-mb MB] [--split-again-mb MB] [--unshared-parts] [--share-mb MB] [--dedup-score D --dedup-level L]
+        [--split-mb MB] [--split-again-mb MB] [--split-deep-mb MB] [--unshared-parts] [--share-mb MB] [--dedup-score D --dedup-level L]
 
 CLASSFILE has one class a line, one letter set per cell, column-major,
 separated by spaces (the format ``boggle-opt bound`` reads); a second
@@ -147,6 +147,8 @@ def main() -> int:
     ap.add_argument("--split-again-mb", type=float, default=-1,
                     help="split a subclass of a split class again whose estimate is above this "
                          "(0: never; default: the solver's)")
+    ap.add_argument("--split-deep-mb", type=float, default=-1,
+                    help="... and a part of such a subclass from this (default: the solver's)")
     ap.add_argument("--unshared-parts", action="store_true",
                     help="a split class's parts share their families only as a class would "
                          "(the default from 16 cells: every part shares)")
@@ -200,6 +202,10 @@ def main() -> int:
         solver.share_parts = False
     if ns.split_again_mb >= 0:
         solver.split_again_words = round(ns.split_again_mb * 1e6 / 4)
+        if ns.split_deep_mb < 0:
+            solver.split_deep_words = solver.split_again_words  # one threshold, as given
+    if ns.split_deep_mb >= 0:
+        solver.split_deep_words = round(ns.split_deep_mb * 1e6 / 4)
     if ns.share_mb is not None:
         solver.builder.share_words = round(ns.share_mb * 1e6 / 4) if ns.share_mb >= 0 else -1
     setup = time.process_time() - t0

@@ -58,12 +58,17 @@ SPLIT_MIN_CELLS: Final[i64] = 16
 SPLIT_ARENA_WORDS_BIG: Final[i64] = 475_000_000
 # A subclass of a split class whose estimate is still above this is split
 # again, one letter of its next position with several letters at a time
-# (from SPLIT_MIN_CELLS cells; smaller boards never split twice): 1.4 GB.
-# The best 4x4 board's class with free corners (estimate 4,148 MB) splits
-# into subclasses of 969-1,958 MB, which share their families and peaked at
-# 1,402 MB (the 1,958 MB one: 0.72 times its estimate); their own subclasses
-# estimate 670-930 MB (docs/benchmarks.md).
+# (from SPLIT_MIN_CELLS cells; smaller boards never split twice): 1.4 GB;
+# and a part of such a subclass from SPLIT_DEEP_WORDS_BIG, 800 MB. Only the
+# densest classes split twice: the best 4x4 board's class with free corners
+# (estimate 4,148 MB) splits into subclasses of 969-1,958 MB, whose own
+# parts estimate 670-930 MB and peaked at up to 1.09 times that (the
+# sampled classes' parts, at most 0.85 times). Split only once, with its parts
+# shared, the class peaked at 1,036 MB; with every part from 800 MB split,
+# 833 MB for 1.1-1.2x the CPU (docs/benchmarks.md). The 120 sampled
+# classes' subclasses estimate at most 1,051 MB, so they never split twice.
 SPLIT_AGAIN_WORDS_BIG: Final[i64] = 350_000_000
+SPLIT_DEEP_WORDS_BIG: Final[i64] = 200_000_000
 # and from SPLIT_MIN_CELLS cells every part of a split class shares its
 # families, however small: unshared, a part of that class built in one pass
 # (up to 12 million paths, no estimate) or estimated just under the 700 MB
@@ -136,8 +141,10 @@ class ClassSolver:
     # > 0: a class whose arena estimate exceeds this many words is solved as
     # its subclasses, one letter of cell order[split_level] at a time (0: never)
     split_words: i64
-    # > 0: a subclass whose estimate exceeds this is split again (0: never)
+    # > 0: a subclass whose estimate exceeds this is split again (0: never),
+    # and a part of a subclass split again from split_deep_words
     split_again_words: i64
+    split_deep_words: i64
     share_parts: bool  # a split class's parts share their families (TreeBuilder.share_all)
     subclasses: i64  # subclasses the last solve built (0: the class was built whole)
     shared: bool  # the last solve's tree shared its repeated families (tree.py)
@@ -164,6 +171,7 @@ class ClassSolver:
         self.unfinished = 0
         self.split_words = SPLIT_ARENA_WORDS_BIG if self.n >= SPLIT_MIN_CELLS else SPLIT_ARENA_WORDS
         self.split_again_words = SPLIT_AGAIN_WORDS_BIG if self.n >= SPLIT_MIN_CELLS else 0
+        self.split_deep_words = SPLIT_DEEP_WORDS_BIG if self.n >= SPLIT_MIN_CELLS else 0
         self.share_parts = self.n >= SPLIT_MIN_CELLS
         self._reset_stats()
 
@@ -275,17 +283,20 @@ class ClassSolver:
     def _solve_parts(self, sub: list[int], level: i64, top: bool) -> None:
         """Solve the class ``sub`` one letter of cell ``order[level]`` at a
         time (``sub`` is restored on return). A part whose arena estimate is
-        above ``split_again_words`` is solved the same way at its next
-        position with several letters: it is a class in its own right, the
-        disjoint union of those parts, so the argument above holds for it as
-        for the class. Only the top split stops at the deadline, between
-        letters, so ``unfinished`` names whole subclasses."""
+        above ``split_again_words`` (a part of a part: ``split_deep_words``)
+        is solved the same way at its next position with several letters: it
+        is a class in its own right, the disjoint union of those parts, so
+        the argument above holds for it as for the class. Only the top split
+        stops at the deadline, between letters, so ``unfinished`` names
+        whole subclasses."""
         cell = self.order[level]
         full: i64 = sub[cell]
         after = level + 1
         while after < self.n and popcount26(sub[self.order[after]]) <= 1:
             after += 1
-        limit = self.split_again_words if after < self.n else 0
+        limit = 0
+        if after < self.n:
+            limit = self.split_again_words if top else self.split_deep_words
         m = full
         while m != 0:
             bit: i64 = m & -m

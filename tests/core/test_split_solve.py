@@ -30,6 +30,7 @@ def solvers(core: types.SimpleNamespace, d: Dictionary, size: tuple[int, int]) -
     split = branch.ClassSolver(trie, core.geometry.Geometry(*size))
     split.split_words = 1
     split.split_again_words = 0
+    split.split_deep_words = 0
     split.builder.key_pass_words = 40
     split.builder.pass_paths = 10
     return whole, split
@@ -136,6 +137,7 @@ def test_split_again_finds_every_board(
     expected = brute_force(scorer, geometry, "".join(groups), cutoff)
     whole, split = solvers(core, d, size)
     split.split_again_words = 1
+    split.split_deep_words = 1
     split.share_parts = True
     found: dict[str, int] = {}
     again = 0
@@ -165,6 +167,7 @@ def test_split_again_deadline_leaves_whole_subclasses(
     _, d = small
     whole, split = solvers(core, d, (2, 3))
     split.split_again_words = 1
+    split.split_deep_words = 1
     masks = [letter_mask(g) for g in ("aei", "lnr", "st", "ae", "lnr", "st")]
     boards = split.solve(masks, 10, 100, deadline=1e-9)
     cell = split.order[split.split_level]
