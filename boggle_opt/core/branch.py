@@ -53,7 +53,8 @@ SPLIT_ARENA_WORDS: Final[i64] = 1 << 30
 # classes of benchmarks/bnb-4x4-corners120.tsv, the five above it (5, 28, 84,
 # 85, 94: 22% of the sample's CPU) then peak at 776-892 MB instead of up to
 # 1,102, for 2-16% more of their CPU (about 2% of a proof); the best board's
-# free-corner class 1,765 -> 1,402 MB, still over (docs/benchmarks.md).
+# free-corner class 1,765 -> 1,402 MB, and under 1 GB only with its parts
+# shared and split again (below; docs/benchmarks.md).
 SPLIT_MIN_CELLS: Final[i64] = 16
 SPLIT_ARENA_WORDS_BIG: Final[i64] = 475_000_000
 # A subclass of a split class whose estimate is still above this is split
