@@ -36,6 +36,7 @@ def solvers(core: types.SimpleNamespace, d: Dictionary, size: tuple[int, int]) -
     return whole, split
 
 
+@pytest.mark.parametrize("again", [False, True], ids=["once", "again"])
 @pytest.mark.parametrize(("size", "buckets", "cutoff"), SOLVER_CASES)
 def test_split_solve_finds_every_board(
     core: types.SimpleNamespace,
@@ -43,7 +44,12 @@ def test_split_solve_finds_every_board(
     size: tuple[int, int],
     buckets: str,
     cutoff: int,
+    again: bool,
 ) -> None:
+    """Split once, or (``again``) every subclass that counts its paths split
+    again down to parts built in one pass, each part sharing its families
+    (as 4x4 parts do): the whole solve's candidates, each brute-force board
+    once."""
     if core.kind == "pure" and size != (2, 2):
         pytest.skip("plain Python is slow here; 2x2 covers it")
     _, d = small
@@ -53,19 +59,31 @@ def test_split_solve_finds_every_board(
     expected = brute_force(scorer, geometry, "".join(groups), cutoff)
     assert len(expected) > 10
     whole, split = solvers(core, d, size)
+    if again:
+        split.split_again_words = 1
+        split.split_deep_words = 1
+        split.share_parts = True
     found: dict[str, int] = {}
     subclasses = 0
+    twice = 0
     for cls in itertools.product(groups, repeat=geometry.n):
         masks = [letter_mask(g) for g in cls]
         boards = split.solve(masks, cutoff, 100)
         assert sorted(boards) == sorted(whole.solve(masks, cutoff, 100)), cls
         subclasses += split.subclasses
+        if split.subclasses:
+            if again:
+                assert split.shared  # its last part shared its families
+            if split.subclasses > bin(masks[split.order[split.split_level]]).count("1"):
+                twice += 1  # some subclass was split again
         for board in boards:
             assert board not in found
             score = scorer.score(board)
             if score >= cutoff:
                 found[board] = score
     assert subclasses > 0
+    assert (twice > 0) == again
+    assert not split.builder.share_all  # the builder's own threshold is back
     assert found == expected
 
 
@@ -115,48 +133,6 @@ def test_split_solve_deadline_leaves_the_split_letters(
     sub[cell] = first
     assert sorted(boards) == sorted(whole.solve(sub, 10, 100))
     assert boards
-
-
-@pytest.mark.parametrize(("size", "buckets", "cutoff"), SOLVER_CASES)
-def test_split_again_finds_every_board(
-    core: types.SimpleNamespace,
-    small: tuple[dict[bytes, int], Dictionary],
-    size: tuple[int, int],
-    buckets: str,
-    cutoff: int,
-) -> None:
-    """Every subclass that counts its paths split again, down to parts built
-    in one pass, each part sharing its families (as 4x4 parts do): the whole
-    solve's candidates, each brute-force board once."""
-    if core.kind == "pure" and size != (2, 2):
-        pytest.skip("plain Python is slow here; 2x2 covers it")
-    _, d = small
-    geometry = Geometry(*size)
-    scorer = d.scorer(geometry)
-    groups = buckets.split()
-    expected = brute_force(scorer, geometry, "".join(groups), cutoff)
-    whole, split = solvers(core, d, size)
-    split.split_again_words = 1
-    split.split_deep_words = 1
-    split.share_parts = True
-    found: dict[str, int] = {}
-    again = 0
-    for cls in itertools.product(groups, repeat=geometry.n):
-        masks = [letter_mask(g) for g in cls]
-        boards = split.solve(masks, cutoff, 100)
-        assert sorted(boards) == sorted(whole.solve(masks, cutoff, 100)), cls
-        if split.subclasses:
-            assert split.shared  # its last part shared its families
-            if split.subclasses > bin(masks[split.order[split.split_level]]).count("1"):
-                again += 1  # some subclass was split again
-        for board in boards:
-            assert board not in found
-            score = scorer.score(board)
-            if score >= cutoff:
-                found[board] = score
-    assert again > 0
-    assert not split.builder.share_all  # the builder's own threshold is back
-    assert found == expected
 
 
 def test_split_again_deadline_leaves_whole_subclasses(
