@@ -145,8 +145,9 @@ def main() -> int:
                     help="solve a class whose tree's arena estimate is above this one letter of its "
                          "first branching cell at a time (0: never; default: the solver's)")
     ap.add_argument("--split-again-mb", type=float, default=-1,
-                    help="split a subclass of a split class again whose estimate is above this "
-                         "(0: never; default: the solver's)")
+                    help="split a subclass of a split class again whose estimate is above this, "
+                         "and its parts too unless --split-deep-mb is given (0: never; default: the "
+                         "solver's)")
     ap.add_argument("--split-deep-mb", type=float, default=-1,
                     help="... and a part of such a subclass from this (default: the solver's)")
     ap.add_argument("--unshared-parts", action="store_true",

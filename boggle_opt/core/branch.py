@@ -70,12 +70,6 @@ SPLIT_ARENA_WORDS_BIG: Final[i64] = 475_000_000
 # classes' subclasses estimate at most 1,051 MB, so they never split twice.
 SPLIT_AGAIN_WORDS_BIG: Final[i64] = 350_000_000
 SPLIT_DEEP_WORDS_BIG: Final[i64] = 200_000_000
-# and from SPLIT_MIN_CELLS cells every part of a split class shares its
-# families, however small: unshared, a part of that class built in one pass
-# (up to 12 million paths, no estimate) or estimated just under the 700 MB
-# share threshold peaked at 1,002-1,252 MB (trees of 487-609 MB, their
-# forcing another 260-330 MB), where the sample's classes of that size
-# peak at 1.13-1.34 times their estimate (docs/benchmarks.md).
 # On boards of at least ORDER_MIN_CELLS cells each class gets its own cell
 # order (tree.class_cell_order: each tier of the fixed order fewest letters
 # first), unless the solver was given one: on 4x4, 14% less CPU over 640
@@ -146,7 +140,13 @@ class ClassSolver:
     # and a part of a subclass split again from split_deep_words
     split_again_words: i64
     split_deep_words: i64
-    share_parts: bool  # a split class's parts share their families (TreeBuilder.share_all)
+    # a split class's parts share their families, however small
+    # (TreeBuilder.share_all; on from SPLIT_MIN_CELLS cells): unshared, a part
+    # of the best 4x4 board's free-corner class built in one pass (up to 12
+    # million paths, no estimate) or estimated just under the 700 MB share
+    # threshold peaked at 1,002-1,252 MB (trees of 310-609 MB, their forcing
+    # another 130-330 MB; docs/benchmarks.md)
+    share_parts: bool
     subclasses: i64  # subclasses the last solve built (0: the class was built whole)
     shared: bool  # the last solve's tree shared its repeated families (tree.py)
 
