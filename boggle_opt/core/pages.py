@@ -24,6 +24,7 @@ from mypy_extensions import i32, i64
 PAGE: Final[i64] = 1 << 21
 
 _madvise: list[Any] = []
+_trim: list[Any] = []
 
 
 def release_from(v: vec[i32], start: i64) -> bool:
@@ -32,10 +33,38 @@ def release_from(v: vec[i32], start: i64) -> bool:
     anonymous memory, Linux) and are resident again only once written.
     False where that is not available (the caller then frees the buffer,
     if it is big)."""
+    if len(v) <= start:
+        return _available()
+    items: Any = v
+    return _release(items, "int32", 4 * start, 4 * len(v))
+
+
+def release_range64(v: vec[i64], start: i64, end: i64) -> bool:
+    """Give back the whole pages of ``v[start:end]`` (as ``release_from``):
+    a sorted build's keys once the tree holds them."""
+    if end <= start:
+        return _available()
+    items: Any = v
+    return _release(items, "int64", 8 * start, 8 * end)
+
+
+def trim_heap() -> bool:
+    """Give back the free memory malloc holds (glibc's ``malloc_trim``);
+    False where there is none to call."""
+    if not _trim:
+        try:
+            fn: Any = ctypes.CDLL(None).malloc_trim
+        except (OSError, AttributeError):
+            return False
+        fn.argtypes = [ctypes.c_size_t]
+        fn.restype = ctypes.c_int
+        _trim.append(fn)
+    return int(_trim[0](0)) == 1
+
+
+def _available() -> bool:
     if not sys.platform.startswith("linux") or not hasattr(mmap, "MADV_DONTNEED"):
         return False
-    if len(v) <= start:
-        return True
     if not _madvise:
         try:
             fn: Any = ctypes.CDLL(None, use_errno=True).madvise
@@ -44,13 +73,20 @@ def release_from(v: vec[i32], start: i64) -> bool:
         fn.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
         fn.restype = ctypes.c_int
         _madvise.append(fn)
+    return True
+
+
+def _release(items: Any, dtype: str, first: i64, last: i64) -> bool:
+    """``madvise`` the whole pages between bytes ``first`` and ``last`` of
+    the buffer ``items``."""
+    if not _available():
+        return False
     # the buffer's address: vec exports its items read-only
     # (numpy is imported at run time: the compile's environment has none)
     np: Any = importlib.import_module("numpy")
-    items: Any = v
-    at: i64 = int(np.frombuffer(items, dtype=np.int32).__array_interface__["data"][0])
-    lo = (at + 4 * start + PAGE - 1) & -PAGE
-    hi = (at + 4 * len(v)) & -PAGE
+    at: i64 = int(np.frombuffer(items, dtype=dtype).__array_interface__["data"][0])
+    lo = (at + first + PAGE - 1) & -PAGE
+    hi = (at + last) & -PAGE
     if hi > lo:
         return int(_madvise[0](lo, hi - lo, mmap.MADV_DONTNEED)) == 0
     return True

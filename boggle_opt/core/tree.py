@@ -33,7 +33,7 @@ from mypy_extensions import i32, i64
 from .arena import BOUND, HEAD, I32_MAX, KIDS, LEAF_LIMIT, LOW, LOW_BITS, MAX_POINTS, SLOT
 from .families import Families, intern
 from .geometry import Geometry
-from .pages import release_from
+from .pages import release_from, release_range64, trim_heap
 from .path_keys import (
     KEY_BITS, KEY_LIMIT, REPEATS_BIT, ST_ALL_WORDS, ST_NODES, ST_SHIFT, ST_SP, ST_TOP, ST_WORD, ST_WORDS,
     drop_supersets, emit_sum, key_points, radix_sort, run_end,
@@ -92,6 +92,10 @@ KEEP_RECORDS: Final[i64] = RECORD_WORDS_PER_PATH * PASS_PATHS
 # buffers kept between classes.
 KEY_PASS_WORDS: Final[i64] = 48_000_000
 KEEP_KEYS: Final[i64] = 1 << 20
+# keys given back at a time as the tree takes them in (8 MB)
+RELEASE_KEYS: Final[i64] = 1 << 20
+# keys grown at a time within their room (2 MB)
+KEY_BLOCK: Final[i64] = 1 << 18
 # A class whose arena estimate is at least this many words (4 bytes each)
 # shares its tree's repeated families (TreeBuilder.share_words): 700 MB.
 # Not shared, a 4x4 class peaks at 1.13-1.34 times its estimate (in MiB of
@@ -199,6 +203,13 @@ def grown32(v: vec[i32], words: i64, want: i64 = 0) -> vec[i32]:
     if len(v) < want:
         v = extend(v, block[: want - len(v)])
     return v
+
+
+def reserved64(words: i64) -> vec[i64]:
+    """An empty buffer with room for ``words`` words, none of them resident
+    (as ``reserved32``)."""
+    nothing: Any = ()
+    return vec[i64](nothing, capacity=words)
 
 
 def _zeros64(words: i64) -> vec[i64]:
@@ -471,6 +482,9 @@ class TreeBuilder:
     tmp_vals: vec[i64]
     n_keys: i64
     key_cap: i64  # > 0: give up the pass once it has this many paths
+    # keys, vals and uses each have room (capacity) for this many paths, not
+    # yet resident: a pass of unknown size grows into it in place
+    key_room: i64
     key_bits: i64  # the class's keys are below 2**key_bits
     weight: vec[i64]  # per position: its digit's weight in a key
     digit_w: vec[i64]  # per position and letter: (rank + 1) * weight
@@ -493,6 +507,8 @@ class TreeBuilder:
     # build_forced's de-duplicated trees keep share_words' rule
     share_all: bool
     need: i64  # the last build's arena estimate (words), 0 if it took one pass
+    release_every: i64  # a big pass's keys given back this many at a time (0: never)
+    keys_released: i64  # keys given back so (a statistic, for tests)
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int]) -> None:
         n = geometry.n
@@ -553,6 +569,7 @@ class TreeBuilder:
         self.tmp_vals = vec[i64]()
         self.n_keys = 0
         self.key_cap = 0
+        self.key_room = 0
         self.key_bits = 0
         self.weight = vec[i64]([0] * n)
         self.digit_w = vec[i64]([0] * (26 * n))
@@ -568,6 +585,8 @@ class TreeBuilder:
         self.fams = Families()
         self.share_words = SHARE_ARENA_WORDS
         self.share_all = False
+        self.release_every = RELEASE_KEYS
+        self.keys_released = 0
         self.word_bits = 0
         while (len(trie.nodes) >> self.word_bits) > 0:
             self.word_bits += 1
@@ -808,16 +827,25 @@ class TreeBuilder:
         a[at + BOUND] = i32(bound)
         tree.root = at
         tree.n_nodes = nodes
+        freed = False
         if len(self.b) > KEEP_RECORDS:
             # records the size of a big pass: free them for the forcing
             self.b = vec[i32]()
             self.seen = vec[i64]([0] * 1024)
             self.n_seen = 0
+            freed = True
         if len(self.keys) > KEEP_KEYS:
             self.keys = vec[i64]()
             self.vals = vec[i64]()
             self.uses = vec[i64]()
+            self.key_room = 0
+            freed = True
         self.fams.clear()  # (a big table is let go for the forcing)
+        if freed:
+            # what malloc keeps of freed buffers goes back too (buffers of up
+            # to 32 MB come from its heap once it has freed one that size,
+            # and the heap gives back only its top)
+            trim_heap()
         return tree
 
     def _arena_per_path(self) -> i64:
@@ -937,15 +965,31 @@ class TreeBuilder:
         """``_pass`` by the sorted build: record the keys of the paths,
         sort them, and write the root's sum children from them."""
         packed = self.packed
+        if paths == 0 and cap > self.key_room:
+            # a pass of unknown size (a class's first try, a forced build):
+            # room up to its cap, untouched, so that the keys grow in place;
+            # grown past their room they were copied, both copies resident
+            # (a 3x4 class of 4.2 million paths held 83 MB of keys so)
+            self.keys = vec[i64]()
+            self.vals = vec[i64]()
+            self.uses = vec[i64]()
+            self.keys = reserved64(cap)
+            self.vals = reserved64(cap)
+            self.uses = reserved64(cap)
+            self.key_room = cap
+        # (a buffer sized here has no room past its length)
         if len(self.keys) < paths:
             self.keys = vec[i64]()
             self.keys = _zeros64(paths)
+            self.key_room = 0
         if not packed and len(self.vals) < len(self.keys):
             self.vals = vec[i64]()
             self.vals = _zeros64(len(self.keys))
+            self.key_room = 0
         if self.skip > 0 and len(self.uses) < len(self.keys):
             self.uses = vec[i64]()
             self.uses = _zeros64(len(self.keys))
+            self.key_room = 0
         self.n_keys = 0
         self.key_cap = cap
         self.aborted = False
@@ -966,10 +1010,17 @@ class TreeBuilder:
         if count == 0:
             return 0
         if tree.top == 0:
-            # the arena kept from the last class stays resident only as far as
-            # this class's tree surely reaches, less the sort's copy, so that
-            # beside that copy it never holds more than the tree will
-            release_from(tree.a, self._kept_per_path() * count)
+            if tree.cap < 2 * (self._arena_per_path() * count + 1024):
+                # fit() below will reserve a new arena: the kept one goes
+                # now, not after sitting beside the keys and the sort's copy
+                tree.a = vec[i32]()
+                tree.cap = 0
+            else:
+                # the arena kept from the last class stays resident only as
+                # far as this class's tree surely reaches, less the sort's
+                # copy, so that beside that copy it never holds more than the
+                # tree will
+                release_from(tree.a, self._kept_per_path() * count)
         if len(self.tmp_keys) < count:
             self.tmp_keys = vec[i64]()
             self.tmp_keys = _zeros64(count)
@@ -1008,7 +1059,19 @@ class TreeBuilder:
         st[ST_SP] = 0
         st[ST_NODES] = 0
         i: i64 = 0
+        # a big pass's keys are given back as the tree takes them in (no run
+        # reads keys before its own), so that the tree's last runs are not
+        # written beside all of them: the 4x4 anchor sample's biggest class
+        # held about 180 MB of keys at the end of its build
+        every = self.release_every if len(keys) > KEEP_KEYS else 0
+        released: i64 = 0
         while i < count:
+            if every > 0 and i - released >= every:
+                release_range64(keys, released, i)
+                if not self.packed:
+                    release_range64(vals, released, i)
+                self.keys_released += i - released
+                released = i
             # the root's runs: next position and letter (positions from last to first)
             rem = keys[i] >> shift
             if rem == 0:
@@ -1065,7 +1128,8 @@ class TreeBuilder:
             if self.key_cap > 0 and at >= self.key_cap:
                 self.aborted = True  # the pass is too big: build() counts and splits
                 return
-            more = max(at + at // 2, 1 << 16)
+            # in the room, a block at a time (zeros written are resident)
+            more = at + KEY_BLOCK if at < self.key_room else max(at + at // 2, 1 << 16)
             if self.key_cap > 0:
                 more = min(more, self.key_cap)
             self.keys = grown64(self.keys, more)

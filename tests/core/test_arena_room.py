@@ -74,6 +74,22 @@ def test_released_pages_read_as_zeros_and_leave_memory(core: types.SimpleNamespa
     assert core.pages.release_from(v, 1 << 26)  # nothing past the end: nothing to do
 
 
+def test_a_range_of_keys_is_given_back(core: types.SimpleNamespace) -> None:
+    v = core.tree._zeros64(1 << 25)  # 256 MB, all written
+    v[5] = 7
+    v[(1 << 24) + 3] = 9
+    v[(1 << 25) - 1] = 4
+    before = rss_mb()
+    assert core.pages.release_range64(v, 1 << 20, (1 << 25) - (1 << 20))  # all but 8 MB at each end
+    assert before - rss_mb() > 200, "the pages were not given back"
+    assert len(v) == 1 << 25
+    assert (v[5], v[(1 << 25) - 1]) == (7, 4)  # outside the range: untouched
+    assert v[(1 << 24) + 3] == 0  # a given-back page reads as zeros
+    v[(1 << 24) + 3] = 11
+    assert v[(1 << 24) + 3] == 11
+    assert core.pages.release_range64(v, 9, 9)  # an empty range: nothing to do
+
+
 def test_a_kept_arena_is_taken_only_with_twice_the_estimate(core: types.SimpleNamespace) -> None:
     # A kept arena with room for the estimate but not twice it would be
     # copied once the forcing outgrew it (both copies resident): fit()
