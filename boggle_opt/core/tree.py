@@ -508,7 +508,7 @@ class TreeBuilder:
     share_all: bool
     need: i64  # the last build's arena estimate (words), 0 if it took one pass
     release_every: i64  # a big pass's keys given back this many at a time (0: never)
-    keys_released: i64  # keys given back so (a statistic, for tests)
+    keys_released: i64  # keys given back so far (a statistic, for tests)
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int]) -> None:
         n = geometry.n
@@ -841,10 +841,11 @@ class TreeBuilder:
             self.key_room = 0
             freed = True
         self.fams.clear()  # (a big table is let go for the forcing)
-        if freed:
+        if freed and self.skip == 0:
             # what malloc keeps of freed buffers goes back too (buffers of up
             # to 32 MB come from its heap once it has freed one that size,
-            # and the heap gives back only its top)
+            # and the heap gives back only its top); not after a forced
+            # build, whose next one would take that memory anew
             trim_heap()
         return tree
 
