@@ -974,10 +974,17 @@ class TreeBuilder:
             self.keys = vec[i64]()
             self.vals = vec[i64]()
             self.uses = vec[i64]()
-            self.keys = reserved64(cap)
-            self.vals = reserved64(cap)
-            self.uses = reserved64(cap)
-            self.key_room = cap
+            try:
+                self.keys = reserved64(cap)
+                self.vals = reserved64(cap)
+                self.uses = reserved64(cap)
+                self.key_room = cap
+            except MemoryError:
+                # no address space for the room (a ulimit -v): grown as they were
+                self.keys = vec[i64]()
+                self.vals = vec[i64]()
+                self.uses = vec[i64]()
+                self.key_room = 0
         # (a buffer sized here has no room past its length)
         if len(self.keys) < paths:
             self.keys = vec[i64]()

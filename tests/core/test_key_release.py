@@ -4,9 +4,14 @@ one written with every key kept."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from boggle_opt.core.branch import ClassSolver
 from boggle_opt.core.geometry import Geometry
@@ -37,3 +42,35 @@ def test_keys_given_back_leave_the_tree_as_it_was(dictionary: Callable[[str, str
     (root0, nodes0, words0), (root1, nodes1, words1) = trees
     assert (root1, nodes1) == (root0, nodes0)
     assert np.array_equal(words0, words1)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads VmSize from /proc (Linux)")
+def test_keys_grow_without_their_room_where_address_space_is_short() -> None:
+    # The room (hundreds of MB of address space, none of it resident) is
+    # only asked for: under a ulimit -v that leaves no room for it, the keys
+    # grow as they did before, and the tree is the same.
+    script = textwrap.dedent(
+        """
+        import resource, sys
+        from boggle_opt.core.branch import ClassSolver
+        from boggle_opt.core.geometry import Geometry
+        from boggle_opt.core.trie import PackedTrie
+        from boggle_opt.proofs.board_classes import letter_mask
+        keys = [b"ate", b"east", b"eat", b"sat", b"seat", b"set", b"tea", b"tease", b"tee"]
+        masks = [letter_mask("aest")] * 9
+        def bound():
+            s = ClassSolver(PackedTrie(keys, [1] * len(keys)), Geometry(3, 3))
+            t = s.build(masks)
+            return t.bound(t.root), t.n_nodes, s.builder.key_room
+        free = bound()
+        used = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (used + (96 << 20), resource.RLIM_INFINITY))
+        short = bound()
+        assert free[2] > 0 and short[2] == 0, (free, short)
+        assert short[:2] == free[:2], (free, short)
+        print("ok")
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
