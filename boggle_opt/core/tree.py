@@ -274,8 +274,18 @@ class Tree:
         subclass solved alone. A new arena's pages are zeroed as they are
         first touched, but so are a kept one's past KEEP_ARENA (given back
         when the build starts). Memory only: the tree written is the same."""
-        if self.cap < 2 * words:
+        if not self.keeps(words):
             self.reserve_arena(words)
+
+    def keeps(self, words: i64) -> bool:
+        """Whether ``fit(words)`` keeps the arena held (else it reserves anew)."""
+        return self.cap >= 2 * words
+
+    def let_go(self) -> None:
+        """Free the arena, so that it does not sit beside a build's paths;
+        the build reserves a new one once it knows them."""
+        self.a = vec[i32]()
+        self.cap = 0
 
     def room(self, words: i64) -> None:
         """At least ``words`` words in the arena: zeros appended a block at a
@@ -654,10 +664,8 @@ class TreeBuilder:
         self._key_digits()
         tree = into if into is not None else Tree(vec[i32](), 0, 0, n, 0)
         if len(tree.a) > KEEP_ARENA_WHOLE and not release_from(tree.a, KEEP_ARENA):
-            # a big arena would sit beside this build's paths; the build
-            # sizes a new one when it knows its paths
-            tree.a = vec[i32]()
-            tree.cap = 0
+            # a big arena would sit beside this build's paths
+            tree.let_go()
         tree.top = 0
         tree.n = n
         nodes: i64 = 1  # the root
@@ -974,17 +982,14 @@ class TreeBuilder:
             self.keys = vec[i64]()
             self.vals = vec[i64]()
             self.uses = vec[i64]()
+            self.key_room = 0
             try:
-                self.keys = reserved64(cap)
-                self.vals = reserved64(cap)
-                self.uses = reserved64(cap)
-                self.key_room = cap
+                keys = reserved64(cap)
+                vals = reserved64(cap)
+                uses = reserved64(cap)
+                self.keys, self.vals, self.uses, self.key_room = keys, vals, uses, cap
             except MemoryError:
-                # no address space for the room (a ulimit -v): grown as they were
-                self.keys = vec[i64]()
-                self.vals = vec[i64]()
-                self.uses = vec[i64]()
-                self.key_room = 0
+                pass  # no address space for the room (a ulimit -v): grown as they were
         # (a buffer sized here has no room past its length)
         if len(self.keys) < paths:
             self.keys = vec[i64]()
@@ -1017,12 +1022,12 @@ class TreeBuilder:
             self.n_keys = count
         if count == 0:
             return 0
+        need = tree.top + self._arena_per_path() * count + 1024
         if tree.top == 0:
-            if tree.cap < 2 * (self._arena_per_path() * count + 1024):
+            if not tree.keeps(need):
                 # fit() below will reserve a new arena: the kept one goes
                 # now, not after sitting beside the keys and the sort's copy
-                tree.a = vec[i32]()
-                tree.cap = 0
+                tree.let_go()
             else:
                 # the arena kept from the last class stays resident only as
                 # far as this class's tree surely reaches, less the sort's
@@ -1048,7 +1053,6 @@ class TreeBuilder:
         st = self.st
         st[ST_SHIFT] = shift
         st[ST_WORD] = (1 << self.word_bits) - 1 if packed else -1
-        need = tree.top + self._arena_per_path() * count + 1024
         if tree.top == 0:
             # the first pass: reserve the class's arena, tree and forcing
             # (a vector grown past its capacity is copied, holding both)
