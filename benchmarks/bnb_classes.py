@@ -169,6 +169,7 @@ def main() -> int:
     from boggle_opt.boards import size_geometry
     from boggle_opt.proofs.board_classes import letter_mask, parse_class
     from boggle_opt.core.branch import ClassSolver
+    from boggle_opt.core.pages import trim_heap
     from boggle_opt.plugins.bnb import DEFAULT_SWITCH, SWITCH_RATIOS
     from boggle_opt.registry.dictionaries import load_dictionary
 
@@ -209,6 +210,10 @@ def main() -> int:
         solver.split_deep_words = round(ns.split_deep_mb * 1e6 / 4)
     if ns.share_mb is not None:
         solver.builder.share_words = round(ns.share_mb * 1e6 / 4) if ns.share_mb >= 0 else -1
+    # a proof's worker holds only its solver and scorer once set up, and
+    # gives back what malloc kept of the word list (proofs/local.py)
+    del d
+    trim_heap()
     setup = time.process_time() - t0
     switch = f"switch score {ns.switch_score}" if ns.switch_score else f"switch {ns.switch}x"
     if ns.fixed_order:

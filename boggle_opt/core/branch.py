@@ -116,7 +116,11 @@ class ClassSolver:
     build_seconds: float
     force_seconds: float
     bound_seconds: float
-    # the same phases in CPU seconds (the wall times above swell on a busy machine)
+    # the same phases in CPU seconds (the wall times above swell on a busy
+    # machine): the build's measured, forcing's and the orderly bound's their
+    # wall times scaled by the solve's CPU over its wall time, since a CPU
+    # clock is a system call (a microsecond; a 3x3 proof's classes spent a
+    # quarter of their time reading it around each forcing)
     build_cpu: float
     force_cpu: float
     bound_cpu: float
@@ -133,6 +137,7 @@ class ClassSolver:
     orderly_bound_max: i64  # the highest bound handed to the orderly bound
     dedups: i64  # forced trees built again de-duplicated
     dedup_cpu: float  # their CPU seconds (in force_cpu too)
+    dedup_seconds: float
     # > 0: a class whose arena estimate exceeds this many words is solved as
     # its subclasses, one letter of cell order[split_level] at a time (0: never)
     split_words: i64
@@ -197,6 +202,7 @@ class ClassSolver:
         self.orderly_bound_max = 0
         self.dedups = 0
         self.dedup_cpu = 0.0
+        self.dedup_seconds = 0.0
         self.subclasses = 0
         self.shared = False
 
@@ -224,6 +230,8 @@ class ClassSolver:
         ``unfinished`` holds the letters (bit mask) of cell ``order[split_level]``
         not yet solved, and the boards returned are those of the other letters."""
         self._reset_stats()
+        wall0 = time.perf_counter()
+        cpu0 = time.process_time()
         self._order_for(cell_masks)
         self.deadline = deadline
         self.unfinished = 0
@@ -271,6 +279,7 @@ class ClassSolver:
                 self._solve_parts(list(cell_masks), self.split_level, True)
             finally:
                 self.builder.share_all = False
+        self._cpu_from_wall(time.process_time() - cpu0, time.perf_counter() - wall0)
         found = self.ob.found
         n = self.n
         boards: list[str] = []
@@ -280,6 +289,16 @@ class ClassSolver:
                 letters[self.order[p]] = chr(97 + found[i * n + p])
             boards.append("".join(letters))
         return boards
+
+    def _cpu_from_wall(self, cpu: float, wall: float) -> None:
+        """Forcing's and the orderly bound's CPU from their wall times, at
+        the solve's ratio of CPU to wall time (at most 1)."""
+        ratio = min(cpu / wall, 1.0) if wall > 0.0 else 1.0
+        self.force_cpu = self.force_seconds * ratio
+        self.bound_cpu = self.bound_seconds * ratio
+        self.dedup_cpu = self.dedup_seconds * ratio
+        for level in range(self.n):
+            self.level_cpu[level] *= ratio
 
     def _solve_parts(self, sub: list[int], level: i64, top: bool) -> None:
         """Solve the class ``sub`` one letter of cell ``order[level]`` at a
@@ -343,13 +362,13 @@ class ClassSolver:
     def _dedup(self, tree: Tree, mark: i64, merged: i64, level: i64) -> i64:
         """The forced tree at ``merged`` (positions up to ``level`` forced)
         built again de-duplicated in its place, or ``merged`` if it cannot be."""
-        c0 = time.process_time()
+        t0 = time.perf_counter()
         top = tree.top
         tree.top = mark  # the merged tree's nodes are not needed
         for p in range(self.n):
             self.sub_masks[p] = (i64(1) << self.forced[p]) if p <= level else self.masks[p]
         child = self.builder.build_forced(tree, self.sub_masks, level + 1)
-        self.dedup_cpu += time.process_time() - c0
+        self.dedup_seconds += time.perf_counter() - t0
         if child < 0:
             tree.top = top
             return merged
@@ -366,13 +385,11 @@ class ClassSolver:
             switch = bound * 100 <= self.switch_pct * self.cutoff
         if level == self.n or switch:
             t0 = time.perf_counter()
-            c0 = time.process_time()
             self.bounds += 1
             if bound > self.orderly_bound_max:
                 self.orderly_bound_max = bound
             self.ob.run(tree, root, level, self.masks, self.forced, self.cutoff)
             self.bound_seconds += time.perf_counter() - t0
-            self.bound_cpu += time.process_time() - c0
             return
         m = self.masks[level]
         while m != 0:
@@ -382,7 +399,6 @@ class ClassSolver:
             self.forced[level] = letter
             mark = tree.top
             t0 = time.perf_counter()
-            c0 = time.process_time()
             child = tree.force(root, level, letter)
             if (
                 self.dedup > 0 and level >= self.dedup_level and level + 1 < self.n
@@ -390,10 +406,9 @@ class ClassSolver:
             ):
                 child = self._dedup(tree, mark, child, level)
             self.forces += 1
-            self.force_seconds += time.perf_counter() - t0
-            cpu = time.process_time() - c0
-            self.force_cpu += cpu
-            self.level_cpu[level] += cpu
+            spent = time.perf_counter() - t0
+            self.force_seconds += spent
+            self.level_cpu[level] += spent  # (wall until the solve's end scales it)
             self.level_words[level] += tree.top - mark
             self.level_forces[level] += 1
             self.level_bound[level] = max(self.level_bound[level], i64(tree.a[child + BOUND]))

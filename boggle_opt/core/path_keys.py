@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from librt.vecs import vec
+from librt.vecs import extend, vec
 from mypy_extensions import i32, i64
 
 from .arena import BOUND, HEAD, I32_MAX, KIDS, LEAF_LIMIT, LOW_BITS, MAX_POINTS, SLOT
@@ -48,6 +48,23 @@ ST_WORD: Final[i64] = 4  # mask of a stored value's word
 ST_ALL_WORDS: Final[i64] = 5
 ST_WORDS: Final[i64] = 6  # words of st[]
 RUN: Final[i64] = 4  # a run: position, digit, first key, end
+
+
+# zeros copied at a time into a new buffer (32 KB)
+ZERO_BLOCK: Final[i64] = 4096
+
+
+def zeros64(count: i64) -> vec[i64]:
+    """``count`` zeros in a buffer of exactly that capacity, copied in from
+    a small block: ``vec[i64]([0] * count)`` first makes a list of ``count``
+    items, which sits beside the buffer (8 MB a million) at a build's peak."""
+    v = vec[i64](capacity=count)
+    block = vec[i64]([0] * min(count, ZERO_BLOCK))
+    while len(v) + ZERO_BLOCK <= count:
+        v = extend(v, block)
+    if len(v) < count:
+        v = extend(v, block[: count - len(v)])
+    return v
 
 
 def radix_sort(
@@ -246,8 +263,8 @@ def drop_supersets(
     if count < 2:
         return count
     # paths grouped by word: (word << 32 | index), sorted by the word
-    order = vec[i64]([0] * count)
-    tmp = vec[i64]([0] * count)
+    order = zeros64(count)
+    tmp = zeros64(count)
     for i in range(count):
         order[i] = ((vals[i] & wmask) << 32) | i
     if radix_sort(order, order, tmp, tmp, count, 32, 32 + word_bits, False):
@@ -257,7 +274,7 @@ def drop_supersets(
     # ``order`` missed the cache at every pair); a dropped path's positions
     # become -1, here and in ``uses``
     gk = tmp
-    gu = vec[i64]([0] * count)
+    gu = zeros64(count)
     free = ~((i64(1) << lo_pos) - 1)
     for x in range(count):
         idx = order[x] & 0xFFFFFFFF
@@ -275,7 +292,7 @@ def drop_supersets(
         size = e - g
         if size >= 2:
             if len(tier) < size:
-                tier = vec[i64]([0] * size)
+                tier = zeros64(size)
             for c in range(n + 2):
                 starts[c] = 0
             for x in range(g, e):

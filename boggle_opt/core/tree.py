@@ -36,7 +36,7 @@ from .geometry import Geometry
 from .pages import release_from, release_range64, trim_heap
 from .path_keys import (
     KEY_BITS, KEY_LIMIT, REPEATS_BIT, ST_ALL_WORDS, ST_NODES, ST_SHIFT, ST_SP, ST_TOP, ST_WORD, ST_WORDS,
-    drop_supersets, emit_sum, key_points, radix_sort, run_end,
+    drop_supersets, emit_sum, key_points, radix_sort, run_end, ZERO_BLOCK, zeros64,
 )
 from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, popcount26
 
@@ -89,9 +89,10 @@ KEEP_RECORDS: Final[i64] = RECORD_WORDS_PER_PATH * PASS_PATHS
 # million nodes are built in one pass; a class built in passes searches
 # again, counting first and then per pass: at 16 million words the 4x4
 # anchor sample's builds took 27% longer, for 100 MB less peak), and key
-# buffers kept between classes.
+# buffers kept between builds (2 MB each: bigger ones, kept, sat beside a
+# 4x4 class's forcing through its de-duplicated builds).
 KEY_PASS_WORDS: Final[i64] = 48_000_000
-KEEP_KEYS: Final[i64] = 1 << 20
+KEEP_KEYS: Final[i64] = 1 << 18
 # keys given back at a time as the tree takes them in (8 MB)
 RELEASE_KEYS: Final[i64] = 1 << 20
 # keys grown at a time within their room (2 MB)
@@ -197,7 +198,9 @@ def grown32(v: vec[i32], words: i64, want: i64 = 0) -> vec[i32]:
     if want < words:
         # an eighth more: the arena's pages are all touched, so slack costs memory
         want = max(words, len(v) + len(v) // 8)
-    block = vec[i32]([0] * min(want - len(v), GROW))
+    # copied in from a small block: a block of GROW words made from a list
+    # would have both beside the arena as it grows
+    block = vec[i32]([0] * min(want - len(v), ZERO_BLOCK))
     while len(v) + len(block) <= want:
         v = extend(v, block)
     if len(v) < want:
@@ -212,14 +215,9 @@ def reserved64(words: i64) -> vec[i64]:
     return vec[i64](nothing, capacity=words)
 
 
-def _zeros64(words: i64) -> vec[i64]:
-    """``words`` zeros in a buffer of exactly that capacity."""
-    return grown64(vec[i64](capacity=words), words)
-
-
 def grown64(v: vec[i64], words: i64) -> vec[i64]:
     """``v`` with zeros appended to ``words`` words."""
-    block = vec[i64]([0] * min(max(words - len(v), 0), GROW))
+    block = zeros64(min(max(words - len(v), 0), ZERO_BLOCK))
     while len(v) + len(block) <= words and len(block) > 0:
         v = extend(v, block)
     if len(v) < words:
@@ -849,11 +847,12 @@ class TreeBuilder:
             self.key_room = 0
             freed = True
         self.fams.clear()  # (a big table is let go for the forcing)
-        if freed and self.skip == 0:
+        if freed:
             # what malloc keeps of freed buffers goes back too (buffers of up
             # to 32 MB come from its heap once it has freed one that size,
-            # and the heap gives back only its top); not after a forced
-            # build, whose next one would take that memory anew
+            # and the heap gives back only its top); after a forced build
+            # too, or its transients (the superset test's, the sort's) stay
+            # resident through the rest of the forcing
             trim_heap()
         return tree
 
@@ -993,15 +992,15 @@ class TreeBuilder:
         # (a buffer sized here has no room past its length)
         if len(self.keys) < paths:
             self.keys = vec[i64]()
-            self.keys = _zeros64(paths)
+            self.keys = zeros64(paths)
             self.key_room = 0
         if not packed and len(self.vals) < len(self.keys):
             self.vals = vec[i64]()
-            self.vals = _zeros64(len(self.keys))
+            self.vals = zeros64(len(self.keys))
             self.key_room = 0
         if self.skip > 0 and len(self.uses) < len(self.keys):
             self.uses = vec[i64]()
-            self.uses = _zeros64(len(self.keys))
+            self.uses = zeros64(len(self.keys))
             self.key_room = 0
         self.n_keys = 0
         self.key_cap = cap
@@ -1036,10 +1035,10 @@ class TreeBuilder:
                 release_from(tree.a, self._kept_per_path() * count)
         if len(self.tmp_keys) < count:
             self.tmp_keys = vec[i64]()
-            self.tmp_keys = _zeros64(count)
+            self.tmp_keys = zeros64(count)
         if not packed and len(self.tmp_vals) < count:
             self.tmp_vals = vec[i64]()
-            self.tmp_vals = _zeros64(count)
+            self.tmp_vals = zeros64(count)
         shift = self.word_bits if packed else 0
         if radix_sort(
             self.keys, self.vals, self.tmp_keys, self.tmp_vals, count, shift, shift + self.key_bits, not packed

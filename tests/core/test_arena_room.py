@@ -75,7 +75,7 @@ def test_released_pages_read_as_zeros_and_leave_memory(core: types.SimpleNamespa
 
 
 def test_a_range_of_keys_is_given_back(core: types.SimpleNamespace) -> None:
-    v = core.tree._zeros64(1 << 25)  # 256 MB, all written
+    v = core.path_keys.zeros64(1 << 25)  # 256 MB, all written
     v[5] = 7
     v[(1 << 24) + 3] = 9
     v[(1 << 25) - 1] = 4
@@ -103,3 +103,14 @@ def test_a_kept_arena_is_taken_only_with_twice_the_estimate(core: types.SimpleNa
     assert t.cap == kept  # more than twice: kept
     t.fit((1 << 20) + 1)
     assert t.cap == 2 * ((1 << 20) + 1)  # room for the estimate, not twice: a new one
+
+
+def test_zeros_of_any_length(core: types.SimpleNamespace) -> None:
+    """``zeros64`` fills from a small block: every length around its size."""
+    block = core.path_keys.ZERO_BLOCK
+    for count in (0, 1, block - 1, block, block + 1, 3 * block + 5):
+        v = core.path_keys.zeros64(count)
+        assert len(v) == count
+        assert all(x == 0 for x in v)
+    grown = core.tree.grown32(core.tree.reserved32(3 * block), block + 7, 3 * block + 2)
+    assert len(grown) == 3 * block + 2 and not any(grown)

@@ -173,6 +173,9 @@ def test_forcing_is_accounted_per_level(small: tuple[dict[bytes, int], Dictionar
         assert len(forced_levels) >= 2
         assert solver.force_cpu > 0
         assert sum(solver.level_cpu) == pytest.approx(solver.force_cpu, rel=1e-9)
+        # CPU apportioned from wall times: never more than the wall time spent
+        assert solver.force_cpu <= solver.force_seconds * (1 + 1e-9)
+        assert solver.bound_cpu <= solver.bound_seconds * (1 + 1e-9)
         assert all(solver.level_words[lv] == 0 for lv in range(geometry.n) if lv not in forced_levels)
         assert sum(solver.level_words) > 0
 
