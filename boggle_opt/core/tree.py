@@ -89,10 +89,12 @@ KEEP_RECORDS: Final[i64] = RECORD_WORDS_PER_PATH * PASS_PATHS
 # million nodes are built in one pass; a class built in passes searches
 # again, counting first and then per pass: at 16 million words the 4x4
 # anchor sample's builds took 27% longer, for 100 MB less peak), and key
-# buffers kept between builds (2 MB each: bigger ones, kept, sat beside a
-# 4x4 class's forcing through its de-duplicated builds).
+# buffers kept between classes (8 MB each: a 3x3 proof's classes come by
+# thousands, and freed they are zeroed again each time) and between forced
+# builds (2 MB: bigger ones sat beside a 4x4 class's forcing).
 KEY_PASS_WORDS: Final[i64] = 48_000_000
-KEEP_KEYS: Final[i64] = 1 << 18
+KEEP_KEYS: Final[i64] = 1 << 20
+KEEP_FORCED_KEYS: Final[i64] = 1 << 18
 # keys given back at a time as the tree takes them in (8 MB)
 RELEASE_KEYS: Final[i64] = 1 << 20
 # keys grown at a time within their room (2 MB)
@@ -840,7 +842,7 @@ class TreeBuilder:
             self.seen = vec[i64]([0] * 1024)
             self.n_seen = 0
             freed = True
-        if len(self.keys) > KEEP_KEYS:
+        if len(self.keys) > (KEEP_KEYS if self.skip == 0 else KEEP_FORCED_KEYS):
             self.keys = vec[i64]()
             self.vals = vec[i64]()
             self.uses = vec[i64]()
