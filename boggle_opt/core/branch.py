@@ -137,7 +137,7 @@ class ClassSolver:
     orderly_bound_max: i64  # the highest bound handed to the orderly bound
     dedups: i64  # forced trees built again de-duplicated
     dedup_cpu: float  # their CPU seconds (in force_cpu too)
-    dedup_seconds: float
+    dedup_seconds: float  # and their wall time
     # > 0: a class whose arena estimate exceeds this many words is solved as
     # its subclasses, one letter of cell order[split_level] at a time (0: never)
     split_words: i64
