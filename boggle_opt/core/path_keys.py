@@ -55,15 +55,19 @@ ZERO_BLOCK: Final[i64] = 4096
 
 
 def zeros64(count: i64) -> vec[i64]:
-    """``count`` zeros in a buffer of exactly that capacity, copied in from
-    a small block: ``vec[i64]([0] * count)`` first makes a list of ``count``
-    items, which sits beside the buffer (8 MB a million) at a build's peak."""
-    v = vec[i64](capacity=count)
-    block = vec[i64]([0] * min(count, ZERO_BLOCK))
-    while len(v) + ZERO_BLOCK <= count:
+    """``count`` zeros in a buffer of exactly that capacity."""
+    return grown64(vec[i64](capacity=count), count)
+
+
+def grown64(v: vec[i64], words: i64) -> vec[i64]:
+    """``v`` with zeros appended to ``words`` words, copied in from a small
+    block: ``vec[i64]([0] * n)`` first makes a list of ``n`` items, which
+    sits beside the buffer (8 MB a million) at a build's peak."""
+    block = vec[i64]([0] * min(max(words - len(v), 0), ZERO_BLOCK))
+    while len(v) + len(block) <= words and len(block) > 0:
         v = extend(v, block)
-    if len(v) < count:
-        v = extend(v, block[: count - len(v)])
+    if len(v) < words:
+        v = extend(v, block[: words - len(v)])
     return v
 
 

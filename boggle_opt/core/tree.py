@@ -36,7 +36,7 @@ from .geometry import Geometry
 from .pages import release_from, release_range64, trim_heap
 from .path_keys import (
     KEY_BITS, KEY_LIMIT, REPEATS_BIT, ST_ALL_WORDS, ST_NODES, ST_SHIFT, ST_SP, ST_TOP, ST_WORD, ST_WORDS,
-    drop_supersets, emit_sum, key_points, radix_sort, run_end, ZERO_BLOCK, zeros64,
+    drop_supersets, emit_sum, key_points, radix_sort, run_end, ZERO_BLOCK, grown64, zeros64,
 )
 from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, popcount26
 
@@ -212,16 +212,6 @@ def reserved64(words: i64) -> vec[i64]:
     (as ``reserved32``)."""
     nothing: Any = ()
     return vec[i64](nothing, capacity=words)
-
-
-def grown64(v: vec[i64], words: i64) -> vec[i64]:
-    """``v`` with zeros appended to ``words`` words."""
-    block = zeros64(min(max(words - len(v), 0), ZERO_BLOCK))
-    while len(v) + len(block) <= words and len(block) > 0:
-        v = extend(v, block)
-    if len(v) < words:
-        v = extend(v, block[: words - len(v)])
-    return v
 
 
 class Tree:
