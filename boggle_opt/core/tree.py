@@ -200,7 +200,7 @@ def grown32(v: vec[i32], words: i64, want: i64 = 0) -> vec[i32]:
     # copied in from a small block: a block of GROW words made from a list
     # would have both beside the arena as it grows
     block = vec[i32]([0] * min(want - len(v), ZERO_BLOCK))
-    while len(v) + len(block) <= want:
+    while len(v) + len(block) <= want and len(block) > 0:
         v = extend(v, block)
     if len(v) < want:
         v = extend(v, block[: want - len(v)])

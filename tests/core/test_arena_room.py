@@ -114,3 +114,5 @@ def test_zeros_of_any_length(core: types.SimpleNamespace) -> None:
         assert all(x == 0 for x in v)
     grown = core.tree.grown32(core.tree.reserved32(3 * block), block + 7, 3 * block + 2)
     assert len(grown) == 3 * block + 2 and not any(grown)
+    assert len(core.tree.fresh32(0)) == 0  # nothing to add: no endless loop (as grown64)
+    assert len(core.path_keys.grown64(core.path_keys.zeros64(5), 5)) == 5
