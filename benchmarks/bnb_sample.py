@@ -76,6 +76,14 @@ def summary(lines: list[str], total: int | None) -> list[str]:
         over = sum(1 for p in peaks if p > GOAL_MB)
         out.append(f"peak RSS a class (its own process): median {statistics.median(peaks):,.0f} MB, "
                    f"largest {peaks[-1]:,.0f} MB; {over} of {len(peaks)} over {GOAL_MB:,.0f} MB")
+    # against the CPU seconds the class file holds (an earlier run's): the
+    # same classes again, so a kernel or the machine is compared class by class
+    paired = [(float(r[1]), float(r[2])) for r in rows if r[2] and float(r[2]) > 0]
+    if paired:
+        ratios = sorted(c / ref for c, ref in paired)
+        out.append(f"against the class file's CPU ({len(paired)} classes): "
+                   f"{sum(c for c, _ in paired) / sum(ref for _, ref in paired):.3f}x in all; "
+                   f"per class median {statistics.median(ratios):.3f}x, {ratios[0]:.2f}-{ratios[-1]:.2f}x")
     if total:
         out.append(f"a proof of {total:,} classes: {total * mean / 3600:,.0f} +- {total * se / 3600:,.0f} CPU-hours")
     return out

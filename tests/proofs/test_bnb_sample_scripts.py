@@ -46,3 +46,16 @@ def test_draw_time_and_resume(tmp_path: Path) -> None:
     new = [line for line in resumed.stdout.splitlines() if not line.startswith("#")]
     assert [line.split("\t")[0] for line in new] == ["1"]
     assert len([line for line in out.read_text().splitlines() if not line.startswith("#")]) == 3
+    assert "against the class file" not in first.stdout  # the drawn file has no CPU column yet
+
+    # a class file holding an earlier run's CPU seconds: the run is set against them
+    timed_file = tmp_path / "timed.tsv"
+    timed_file.write_text("".join(
+        line + "\n" if line.startswith("#") else "\t".join([line.split("\t")[0], "0.5", *line.split("\t")[2:]]) + "\n"
+        for line in drawn.stdout.splitlines()
+    ))
+    again_out = tmp_path / "again.tsv"
+    vs = script("bnb_sample.py", str(timed_file), "--out", str(again_out), "--size", "3x3", "--min-score", "400",
+                "--wordlist", "default", cwd=tmp_path)
+    assert vs.returncode == 0, vs.stderr
+    assert "against the class file's CPU (3 classes)" in vs.stdout, vs.stdout
