@@ -89,7 +89,10 @@ KEEP_RECORDS: Final[i64] = RECORD_WORDS_PER_PATH * PASS_PATHS
 # million nodes are built in one pass; a class built in passes searches
 # again, counting first and then per pass: at 16 million words the 4x4
 # anchor sample's builds took 27% longer, for 100 MB less peak), and key
-# buffers kept between classes.
+# buffers of up to 8 MB kept from one build to the next, forced builds too
+# (a 3x3 proof's classes come by thousands, and freed they are zeroed again
+# each time; 2 MB between forced builds saved 3 MB on the 4x4 anchor sample
+# and cost a test that forces de-duplicated builds everywhere 10%).
 KEY_PASS_WORDS: Final[i64] = 48_000_000
 KEEP_KEYS: Final[i64] = 1 << 20
 # keys given back at a time as the tree takes them in (8 MB)
