@@ -170,7 +170,8 @@ def main() -> int:
     from boggle_opt.proofs.board_classes import letter_mask, parse_class
     from boggle_opt.core.branch import ClassSolver
     from boggle_opt.core.pages import trim_heap
-    from boggle_opt.plugins.bnb import DEFAULT_SWITCH, SWITCH_RATIOS
+    from boggle_opt.proofs.switch import DEFAULT_SWITCH, SWITCH_RATIOS
+    from boggle_opt.proofs.rescore import Rescorer
     from boggle_opt.registry.dictionaries import load_dictionary
 
     try:
@@ -187,8 +188,8 @@ def main() -> int:
 
     t0 = time.process_time()
     d = load_dictionary(ns.wordlist, ns.rule)
-    scorer = d.scorer(geometry)
     solver = ClassSolver(d.trie, geometry)
+    rescorer = Rescorer(solver, geometry)  # as a proof's worker holds it
     if ns.pass_paths:
         solver.builder.pass_paths = ns.pass_paths
     solver.builder.use_keys = not ns.record_build
@@ -210,7 +211,7 @@ def main() -> int:
         solver.split_deep_words = round(ns.split_deep_mb * 1e6 / 4)
     if ns.share_mb is not None:
         solver.builder.share_words = round(ns.share_mb * 1e6 / 4) if ns.share_mb >= 0 else -1
-    # a proof's worker holds only its solver and scorer once set up, and
+    # a proof's worker holds only its solver and rescorer once set up, and
     # gives back what malloc kept of the word list (proofs/local.py)
     del d
     trim_heap()
@@ -235,7 +236,7 @@ def main() -> int:
         resettable = reset_class_peak()
         c0 = time.process_time()
         candidates = solver.solve(masks, ns.min_score, round(ns.switch * 100), ns.switch_score)
-        boards = [b for b in candidates if scorer.score(b) >= ns.min_score]
+        boards = rescorer.at_least(candidates, ns.min_score)
         cpu = time.process_time() - c0
         total += cpu
         ref = classes[i][1]

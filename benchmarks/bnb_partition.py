@@ -149,7 +149,7 @@ def main() -> int:
     from boggle_opt.proofs.board_classes import (
         ClassSpace, class_letters, count_classes, default_buckets, parse_buckets,
     )
-    from boggle_opt.plugins.bnb import DEFAULT_SWITCH, SWITCH_RATIOS  # type: ignore[import-not-found]
+    from boggle_opt.proofs.switch import DEFAULT_SWITCH, SWITCH_RATIOS
     from boggle_opt.registry.dictionaries import load_dictionary
 
     geometry = size_geometry(ns.size)

@@ -43,6 +43,7 @@ from boggle_opt.proofs.board_classes import (
 from boggle_opt import BoggleOptError
 from boggle_opt.proofs.class_records import RecordChecker
 from boggle_opt.proofs.shards import parse_shard, shard_classes
+from boggle_opt.proofs.switch import DEFAULT_SWITCH, SWITCH_RATIOS
 from boggle_opt.proofs.class_tasks import (
     ClassContext, ClassResult, ClassTask, Ledger, part_key, tasks_left,
 )
@@ -59,17 +60,6 @@ from boggle_opt.proofs.local import open_session
 
 #: marks this searcher's checkpoint records in a run file
 RECORD_KIND = "bnb"
-#: the default ``switch`` ratio by size, measured on the anchor samples and
-#: the hardest classes of the 40-class 4x4 sample (benchmarks/bnb_classes.py;
-#: docs/benchmarks.md): with the orderly bound's max of sums, 3x4 takes
-#: 16.6 s at 1.7 and 15.6 s at 2.0 (its hardest class 1.72 and 1.59 s), 4x4's
-#: four hardest sample-40 classes 270 s at the published run's 8000 (at
-#: 3500), 239 s at 7000, 237 s at 6500 and 252 s at 6000; once each 4x4
-#: class is forced in its own cell order, the orderly bound gained more than
-#: forcing, and the 640 classes of the full-run estimate took 8% less at
-#: 7500 than at 6500 (at 8000, 151 classes, the anchors' 10 among them: 7%)
-SWITCH_RATIOS: dict[str, float] = {"3x4": 2.0, "4x4": 7500 / 3500}
-DEFAULT_SWITCH = 1.5
 #: the kernel multiplies switch x 100 by the min score in 64-bit integers
 MAX_SWITCH = 1e6
 #: sizes with at most this many classes are solved biggest first by the cost

@@ -206,6 +206,11 @@ class ClassSolver:
         self.subclasses = 0
         self.shared = False
 
+    def scoring_trie(self) -> PackedTrie:
+        """The word list for a ``Scorer`` of this size, from the builder's
+        own vectors (``TreeBuilder.scoring_trie``)."""
+        return self.builder.scoring_trie()
+
     def build(self, cell_masks: list[int]) -> Tree:
         """The orderly tree of a class (letter sets by cell)."""
         self._order_for(cell_masks)

@@ -48,8 +48,10 @@ from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, po
 NBR_STRIDE: Final[i64] = 9  # count, then up to 8 neighbour positions
 # The arena and the build records grow by this many zeroed words at a time:
 # ``extend`` reallocates in place where it can, so growing never holds two
-# copies (a slice-and-extend doubling peaked at three).
-GROW: Final[i64] = 1 << 20
+# copies (a slice-and-extend doubling peaked at three). The zeros past the
+# top are resident, so at a class's peak they are memory: 1 MB, not the 4 MB
+# of 1 << 20 (zeroed 4096 words at a time either way).
+GROW: Final[i64] = 1 << 18
 # Used-cell masks are shifted by positions: mypyc compiles ``1 << p`` as a
 # 32-bit shift, so positions stay below 31.
 MAX_CELLS: Final[i64] = 31
@@ -436,6 +438,7 @@ class TreeBuilder:
     # per trie node: its points, and REPEATS_BIT if its key repeats a letter
     # (one read in the search, where a second vector cost a cache miss)
     trie_points: vec[i64]
+    n_words: i64
     n: i64
     geometry: Geometry
     order: list[int]  # cell of each position
@@ -527,6 +530,7 @@ class TreeBuilder:
                 raise ValueError("word points must be >= 0 and below 2**40")
             tagged[i] = pts | (REPEATS_BIT if repeats[i] != 0 else 0)
         self.trie_points = tagged
+        self.n_words = trie.n_words
         self.n = n
         self.geometry = geometry
         self.order = []
@@ -609,6 +613,18 @@ class TreeBuilder:
             for j in range(len(cells)):
                 nbrs[p * NBR_STRIDE + 1 + j] = pos_of[cells[j]]
         self.nbrs = nbrs
+
+    def scoring_trie(self) -> PackedTrie:
+        """The word list as this builder holds it, for a ``Scorer`` of its
+        board size, so that a worker need not keep the trie's own points
+        beside these: the trie's node words, and its points except that a
+        word of more tiles than the board has cells has 0, which no board of
+        the size spells (a path visits each cell once)."""
+        tagged = self.trie_points
+        points = vec[i64](capacity=len(tagged))
+        for i in range(len(tagged)):
+            points = append(points, tagged[i] & (REPEATS_BIT - 1))
+        return PackedTrie([], [], (self.trie_nodes, points, self.n_words))
 
     def build(self, cell_masks: list[int], into: Tree | None = None) -> Tree:
         """The orderly tree of the class (``build_within`` without a limit)."""

@@ -25,9 +25,9 @@ from .board_classes import (
 from ..core.branch import ClassSolver
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
-from ..core.scorer import Scorer
 from ..core.trie import PackedTrie
 from ..huge_pages import settle_for
+from .rescore import Rescorer
 
 Part = tuple[tuple[int, int], ...]  # (cell, letter 0-25) pairs, in the order they were fixed
 
@@ -113,7 +113,7 @@ class ClassResult:
 
 
 class ClassContext:
-    """Per-worker state: the solver and scorer of one size and word list.
+    """Per-worker state: the solver and rescorer of one size and word list.
     With a ``node_budget``, each tree is built first and a task whose tree
     has more nodes is handed back unsolved (``too_big``) to be split. With a
     ``time_budget`` (seconds), a solve that runs past it stops between two
@@ -136,7 +136,7 @@ class ClassContext:
         settle_for(cols * rows)  # this worker's huge pages, by its classes' size
         trie = PackedTrie(keys, points)
         self.solver = ClassSolver(trie, geometry)
-        self.scorer = Scorer(trie, geometry)
+        self.rescorer = Rescorer(self.solver, geometry)  # the trie's own points go with it
         self.buckets = buckets
         self.min_score = min_score
         self.switch_pct = switch_pct
@@ -162,11 +162,7 @@ class ClassContext:
         left = solver.unfinished
         unfinished = "".join(chr(97 + i) for i in range(26) if left >> i & 1)
         t0 = time.perf_counter()
-        boards = []
-        for board in candidates:
-            score = self.scorer.score(board)
-            if score >= self.min_score:
-                boards.append((board, score))
+        boards = self.rescorer.at_least(candidates, self.min_score)
         rescore = time.perf_counter() - t0
         return ClassResult(
             task, boards, solver.root_bound < self.min_score, solver.root_bound,

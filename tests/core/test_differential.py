@@ -128,6 +128,28 @@ def test_score_matches_reference(
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("rule", RULES)
+def test_solvers_scoring_trie_matches_reference(
+    core: types.SimpleNamespace,
+    tries: dict[str, object],
+    registries: Registries,
+    boards: dict[tuple[int, int], list[str]],
+    expected: dict[tuple[int, int], list[dict[str, list[tuple[int, ...]]]]],
+    size: tuple[int, int],
+    rule: str,
+) -> None:
+    """A proof's worker re-scores candidates from the solver's own copy of
+    the word list, in which words longer than the board are 0 points."""
+    points: Callable[[str], int] = registries.rules.get(rule).points
+    geometry = core.geometry.Geometry(*size)
+    trie = core.branch.ClassSolver(tries[rule], geometry).scoring_trie()
+    assert len(trie.nodes) == len(tries[rule].nodes)  # type: ignore[attr-defined]
+    scorer = core.scorer.Scorer(trie, geometry)
+    got = [scorer.score(b) for b in boards[size]]
+    assert got == [sum(points(w) for w in found) for found in expected[size]]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_words_multi_demulti_match_reference(
     core: types.SimpleNamespace,
     tries: dict[str, object],
