@@ -12,7 +12,6 @@ kept with only its first part resident (``release_from``).
 from __future__ import annotations
 
 import ctypes
-import importlib
 import mmap
 import sys
 from typing import Any, Final
@@ -25,6 +24,7 @@ PAGE: Final[i64] = 1 << 21
 
 _madvise: list[Any] = []
 _trim: list[Any] = []
+_address: list[Any] = []
 
 
 def release_from(v: vec[i32], start: i64) -> bool:
@@ -36,7 +36,7 @@ def release_from(v: vec[i32], start: i64) -> bool:
     if len(v) <= start:
         return _available()
     items: Any = v
-    return _release(items, "int32", 4 * start, 4 * len(v))
+    return _release(items, 4 * start, 4 * len(v))
 
 
 def release_range64(v: vec[i64], start: i64, end: i64) -> bool:
@@ -45,7 +45,7 @@ def release_range64(v: vec[i64], start: i64, end: i64) -> bool:
     if end <= start:
         return _available()
     items: Any = v
-    return _release(items, "int64", 8 * start, 8 * end)
+    return _release(items, 8 * start, 8 * end)
 
 
 def trim_heap() -> bool:
@@ -76,17 +76,47 @@ def _available() -> bool:
     return True
 
 
-def _release(items: Any, dtype: str, first: i64, last: i64) -> bool:
+def _release(items: Any, first: i64, last: i64) -> bool:
     """``madvise`` the whole pages between bytes ``first`` and ``last`` of
     the buffer ``items``."""
     if not _available():
         return False
-    # the buffer's address: vec exports its items read-only
-    # (numpy is imported at run time: the compile's environment has none)
-    np: Any = importlib.import_module("numpy")
-    at: i64 = int(np.frombuffer(items, dtype=dtype).__array_interface__["data"][0])
+    at = _buffer_address(items)
     lo = (at + first + PAGE - 1) & -PAGE
     hi = (at + last) & -PAGE
     if hi > lo:
         return int(_madvise[0](lo, hi - lo, mmap.MADV_DONTNEED)) == 0
     return True
+
+
+def _buffer_address(items: Any) -> i64:
+    """The address of the items of a buffer-protocol object. A vec exports
+    its items read-only, which ctypes' ``from_buffer`` refuses, so the
+    buffer is asked for through the C API (numpy's ``frombuffer`` did this,
+    but importing numpy for it cost each proof worker 11 MB)."""
+    if not _address:
+
+        # Py_buffer, as the C API lays it out (made with type(): mypyc
+        # compiles no nested class, nor a native one from a ctypes base)
+        fields = [
+            ("buf", ctypes.c_void_p), ("obj", ctypes.c_void_p), ("len", ctypes.c_ssize_t),
+            ("itemsize", ctypes.c_ssize_t), ("readonly", ctypes.c_int), ("ndim", ctypes.c_int),
+            ("format", ctypes.c_char_p), ("shape", ctypes.c_void_p), ("strides", ctypes.c_void_p),
+            ("suboffsets", ctypes.c_void_p), ("internal", ctypes.c_void_p),
+        ]
+        PyBuffer: Any = type("PyBuffer", (ctypes.Structure,), {"_fields_": fields})
+
+        get: Any = ctypes.pythonapi.PyObject_GetBuffer
+        get.argtypes = [ctypes.py_object, ctypes.POINTER(PyBuffer), ctypes.c_int]
+        get.restype = ctypes.c_int
+        release: Any = ctypes.pythonapi.PyBuffer_Release
+        release.argtypes = [ctypes.POINTER(PyBuffer)]
+        release.restype = None
+        _address.extend([PyBuffer, get, release])
+    view: Any = _address[0]()
+    if int(_address[1](items, ctypes.byref(view), 0)) != 0:  # PyBUF_SIMPLE
+        raise BufferError("no buffer to give pages back from")
+    try:
+        return int(view.buf or 0)
+    finally:
+        _address[2](ctypes.byref(view))

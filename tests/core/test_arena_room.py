@@ -116,3 +116,24 @@ def test_zeros_of_any_length(core: types.SimpleNamespace) -> None:
     assert len(grown) == 3 * block + 2 and not any(grown)
     assert len(core.tree.fresh32(0)) == 0  # nothing to add: no endless loop (as grown64)
     assert len(core.path_keys.grown64(core.path_keys.zeros64(5), 5)) == 5
+
+
+def test_a_buffers_address_is_its_first_item(core: types.SimpleNamespace) -> None:
+    np = pytest.importorskip("numpy")
+    for v, dtype in ((core.tree.grown32(core.tree.reserved32(4096), 1000, 1000), np.int32),
+                     (core.path_keys.zeros64(3000), np.int64)):
+        want = np.frombuffer(v, dtype=dtype).__array_interface__["data"][0]
+        assert core.pages._buffer_address(v) == want
+
+
+def test_a_worker_giving_pages_back_imports_no_numpy() -> None:
+    """numpy is 11 MB of a worker's base: a proof's worker does not import it."""
+    code = textwrap.dedent("""
+        import sys
+        from boggle_opt.proofs.class_tasks import ClassContext
+        from boggle_opt.core import pages, path_keys
+        assert pages.release_range64(path_keys.zeros64(1 << 20), 0, 1 << 20)
+        print("numpy" in sys.modules)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
