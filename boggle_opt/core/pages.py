@@ -106,17 +106,17 @@ def _buffer_address(items: Any) -> i64:
         ]
         PyBuffer: Any = type("PyBuffer", (ctypes.Structure,), {"_fields_": fields})
 
-        get: Any = ctypes.pythonapi.PyObject_GetBuffer
-        get.argtypes = [ctypes.py_object, ctypes.POINTER(PyBuffer), ctypes.c_int]
-        get.restype = ctypes.c_int
-        release: Any = ctypes.pythonapi.PyBuffer_Release
-        release.argtypes = [ctypes.POINTER(PyBuffer)]
-        release.restype = None
+        # functions of their own: ``ctypes.pythonapi``'s attributes are
+        # shared by the whole process (a second copy of this module, the
+        # pure build beside the compiled one, would reset their argtypes)
+        get: Any = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.c_void_p, ctypes.c_int)(
+            ("PyObject_GetBuffer", ctypes.pythonapi))
+        release: Any = ctypes.PYFUNCTYPE(None, ctypes.c_void_p)(("PyBuffer_Release", ctypes.pythonapi))
         _address.extend([PyBuffer, get, release])
     view: Any = _address[0]()
-    if int(_address[1](items, ctypes.byref(view), 0)) != 0:  # PyBUF_SIMPLE
+    if int(_address[1](items, ctypes.addressof(view), 0)) != 0:  # PyBUF_SIMPLE
         raise BufferError("no buffer to give pages back from")
     try:
         return int(view.buf or 0)
     finally:
-        _address[2](ctypes.byref(view))
+        _address[2](ctypes.addressof(view))

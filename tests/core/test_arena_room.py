@@ -120,10 +120,14 @@ def test_zeros_of_any_length(core: types.SimpleNamespace) -> None:
 
 def test_a_buffers_address_is_its_first_item(core: types.SimpleNamespace) -> None:
     np = pytest.importorskip("numpy")
+    from boggle_opt.core import pages as installed_pages
+
     for v, dtype in ((core.tree.grown32(core.tree.reserved32(4096), 1000, 1000), np.int32),
                      (core.path_keys.zeros64(3000), np.int64)):
         want = np.frombuffer(v, dtype=dtype).__array_interface__["data"][0]
         assert core.pages._buffer_address(v) == want
+        # the installed build still works after the pure one (they share ctypes.pythonapi)
+        assert installed_pages._buffer_address(v) == want
 
 
 def test_a_worker_giving_pages_back_imports_no_numpy() -> None:
