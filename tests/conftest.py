@@ -23,6 +23,16 @@ from pathlib import Path
 
 import pytest
 
+try:
+    import boggle_opt.wordlists  # noqa: F401  (mapped from wordlists/ by the install)
+except ModuleNotFoundError:
+    # `python -m pytest` puts the current folder first on the path, so after
+    # `pip install .` the source folder's boggle_opt (no word-list package,
+    # no compiled core) shadows the installed one
+    pytest.exit("boggle_opt is imported from the source folder, not the installed package: run "
+                "`pytest` as the README says (not `python -m pytest`), or install with "
+                "`pip install -e '.[test]'`", returncode=4)
+
 from boggle_opt.dictionary.dictionary import Dictionary
 from boggle_opt.registry.loader import ENV_DISABLE_AUTOLOAD, PluginLoader, Registries
 from boggle_opt.dictionary.wordlist import read_word_file
