@@ -262,7 +262,9 @@ def summarise(wholes: list[float], subs_cpu: list[float], whole_peaks: list[floa
     print(f"peak MB: whole median {sorted(whole_peaks)[len(whole_peaks) // 2]:.0f}, largest {max(whole_peaks):.0f}; "
           f"sub-classes largest {max(sub_peaks):.0f}")
     if skipped:
-        print(f"skipped (more than {max_subs} sub-classes): {', '.join(map(str, skipped))}")
+        # (a summary read from a file does not know the run's --max-subs)
+        limit = f" (more than {max_subs} sub-classes)" if max_subs else ""
+        print(f"skipped{limit}: {', '.join(map(str, skipped))}")
     return 0
 
 
