@@ -31,7 +31,8 @@ def pytest_child(args: list[str], wordlists: Path, ci: bool, cwd: Path) -> subpr
     if ci:
         env["CI"] = "true"
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-rfs", "-p", "no:cacheprovider", *args],
+        # -n 0: one process, so the summary counts the deselected tests
+        [sys.executable, "-m", "pytest", "-q", "-rfs", "-p", "no:cacheprovider", "-n", "0", *args],
         capture_output=True, text=True, env=env, cwd=cwd, timeout=300,
     )
 
