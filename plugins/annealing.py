@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import math
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 if TYPE_CHECKING:
     import numpy as np
@@ -83,6 +83,14 @@ PRESETS: dict[str, Plan] = {
 }
 
 
+#: boards of this many cells or more anneal afresh every time (reheat 0): on
+#: 5x5 a reheat from the best board stays in its basin, and most 210 s runs
+#: settle in one that is not the best (YAWL: 3 of 8 runs reached the best known
+#: board with fresh anneals against 1 of 8 with half of them reheats; ENABLE2K
+#: 8 of 8 against 6 of 8, docs/benchmarks.md); on 4x4 reheats are what reach
+#: the best powers-of-two boards
+FRESH_CELLS = 25
+
 SCALES = ("none", "best", "current")
 
 
@@ -130,7 +138,8 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
         polish: bool | None = field(default=None, metadata={
             "help": "hill-climb to a local optimum after each anneal (improved: true)"})
         reheat: float | None = field(default=None, metadata={
-            "help": "share of restarts that start from the best board (improved: 0.5)"})
+            "help": "share of restarts that start from the best board (improved: 0.5, "
+                    "and 0 on boards of %d cells or more)" % FRESH_CELLS})
         reheat_tmax: float | None = field(default=None, metadata={
             "help": "hottest starting temperature of a reheat (improved: 3)"})
         reheat_tlow: float | None = field(default=None, metadata={
@@ -194,9 +203,12 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
             check(plan.schedule != "geometric" or plan.tmin < plan.tmax, "tmin",
                   "must be below tmax")
 
-        def plan(self) -> Plan:
-            """The preset with every option that was set applied over it."""
+        def plan(self, cells: int = 16) -> Plan:
+            """The preset, for boards of ``cells`` cells, with every option that
+            was set applied over it."""
             p = PRESETS[self.preset]
+            if p.reheat > 0 and cells >= FRESH_CELLS:
+                p = replace(p, reheat=0.0)
             def pick(v: float | None, d: float) -> float:
                 return d if v is None else v
             moves = (pick(self.letter_moves, p.moves[0]), pick(self.adjacent_swaps, p.moves[1]),
@@ -223,7 +235,7 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
         opts = self.options
-        run = _Run(problem, rng, opts.plan(), opts.restarts)
+        run = _Run(problem, rng, opts.plan(problem.n_cells), opts.restarts)
         if run.plan.moves[PLANT] > 0:
             run.planter = Planter(problem.dictionary.keys, problem.geometry, opts.plant_length, rng,
                                   problem.constraints.fixed)

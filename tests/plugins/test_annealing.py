@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -65,6 +66,15 @@ def test_presets_and_overrides() -> None:
     mixed = Options(preset="baseline", schedule="geometric", letter_moves=0).plan()
     assert mixed.schedule == "geometric" and mixed.moves == (0, 0.1, 0.1, 0)
     assert mixed.iterations == PRESETS["baseline"].iterations
+
+
+def test_big_boards_anneal_afresh_unless_told() -> None:
+    """From 5x5 up every anneal starts from a random board; 4x4 keeps its
+    reheats, and a reheat share that was set is kept on any size."""
+    assert Options().plan(16).reheat == PRESETS["improved"].reheat > 0
+    assert Options().plan(25).reheat == 0
+    assert Options().plan(36) == replace(PRESETS["improved"], reheat=0.0)
+    assert Options(reheat=0.3).plan(25).reheat == 0.3
 
 
 @pytest.mark.parametrize("name, value", [
