@@ -85,7 +85,7 @@ PRESETS: dict[str, Plan] = {
 
 #: boards of this many cells or more anneal afresh every time (reheat 0): on
 #: 5x5 a reheat from the best board stays in its basin, and most 210 s runs
-#: settle in one that is not the best (YAWL: 3 of 8 runs reached the best known
+#: settle in one that is not the best (YAWL: 5 of 16 runs reached the best known
 #: board with fresh anneals against 1 of 8 with half of them reheats; ENABLE2K
 #: 8 of 8 against 6 of 8, docs/benchmarks.md); on 4x4 reheats are what reach
 #: the best powers-of-two boards
