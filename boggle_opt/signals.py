@@ -190,18 +190,27 @@ def stopping() -> Iterator[None]:
     """A run's own block: a signal that came before it stops the run as it
     starts, one during it raises ``Terminated`` at once, and one after it
     does not change how the run ended. Without our handlers (a library
-    call), Python's own Ctrl-C stands."""
+    call), Python's own Ctrl-C stands. A run inside a command that stops at
+    once (``plan`` climbs and replays through runs) leaves that command as
+    it was: a later signal raises, and the caller's ``check()`` raises for
+    one that stopped the run."""
     seen = _current
     if seen is None:
         yield
         return
+    # a run inside a command that stops at once (plan's climb and replay):
+    # after it the command must still stop at a signal, including one that
+    # stopped this run, so neither is the signal forgotten nor the state final
+    inside_command = seen.raising and not seen.done
     try:
         seen.raising = True
         seen.check()
         yield
     finally:
-        seen.raising = False
-        seen.done = True
+        seen.raising = inside_command
+        seen.done = not inside_command
+    if inside_command:
+        seen.check()
 
 
 def check() -> None:
