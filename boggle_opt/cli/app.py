@@ -395,7 +395,7 @@ def _report(
     if len(ranked) > top:
         out.write(f"# ... {len(ranked) - top} more (--top N shows more)\n")
     best, score = ranked[0]
-    out.write(f"\nbest board ({score} points):\n{spec.geometry.grid(best)}\n")
+    out.write(f"\nbest board ({score} point{'s' * (score != 1)}):\n{spec.geometry.grid(best)}\n")
     out.flush()
 
 

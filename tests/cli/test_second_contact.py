@@ -432,3 +432,10 @@ def test_help_placeholders_say_what_goes_there(run_cli: Cli, at_80: dict[str, st
         assert vague not in text, vague
     for said in ("--out FILE", "--top N", "--time SECONDS", "--size CxR", "--wordlist NAME|PATH"):
         assert said in text, said
+
+
+def test_a_one_point_best_board_says_point(run_cli: Cli) -> None:
+    # zzaq holds one word (qua, 1 point) and every cell is fixed
+    r = run_cli("run", "--fix", "zzaq", "--size", "2x2", "--evals", "1", "--progress", "none")
+    assert r.returncode == 0, r.stderr
+    assert "\nbest board (1 point):\n" in r.stdout, r.stdout
