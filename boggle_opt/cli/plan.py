@@ -23,7 +23,7 @@ import tempfile
 import textwrap
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
@@ -66,8 +66,11 @@ REPLAY_BOARDS = 100_000
 #: output width, and the column a field's value starts at (after its tab)
 WIDTH = 80
 VALUE_COLUMN = 16
-#: seconds between progress lines on a stderr that is not a terminal
+#: seconds between progress lines on a stderr that is not a terminal, and
+#: between lines that say the same (a 4x4 class can take minutes: a log
+#: should not fill with one line)
 PLAIN_PROGRESS_EVERY = 5.0
+PLAIN_PROGRESS_SAME = 60.0
 #: the campaign script the submit line names
 SLURM_SCRIPT = "examples/campaigns/slurm-array.sh"
 #: memory asked of SLURM beyond the sample's peak: a proof holds bigger
@@ -163,21 +166,24 @@ class _Out:
 
 class _Progress:
     """``plan: 12 of 40 classes solved`` on stderr: rewritten in place on a
-    terminal, else a line every few seconds and the last."""
+    terminal, else a line every few seconds when the count has changed (a
+    minute when not) and the last."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.total = total
         self.tty = sys.stderr.isatty()
-        self.last = time.monotonic()
+        self.clock = clock
+        self.last = clock()
         self.shown = -1
 
     def show(self, done: int) -> None:
-        now = time.monotonic()
+        now = self.clock()
         end = done == self.total
         if self.tty:
             if done != self.shown:
                 sys.stderr.write(f"\rplan: {done} of {self.total} classes solved" + ("\n" if end else ""))
-        elif end or now - self.last >= PLAIN_PROGRESS_EVERY:
+        elif end or (now - self.last >= PLAIN_PROGRESS_EVERY and done != self.shown) \
+                or now - self.last >= PLAIN_PROGRESS_SAME:
             sys.stderr.write(f"plan: {done} of {self.total} classes solved\n")
             self.last = now
         else:

@@ -103,3 +103,22 @@ def test_plan_bad_input_is_one_line(run_cli: Callable[..., subprocess.CompletedP
     ]:
         r = run_cli("plan", "--size", "2x2", *args)
         assert r.returncode != 0 and r.stderr.count("\n") == 1 and message in r.stderr, (args, r.stderr)
+
+
+def test_plain_progress_says_a_count_once_until_it_changes(capsys: pytest.CaptureFixture[str]) -> None:
+    """Off a terminal, a line when the count has changed (every few seconds at
+    most), the same line again only after a minute: a sample of slow 4x4
+    classes once filled a log with one line every 5 s."""
+    from boggle_opt.cli.plan import _Progress
+
+    now = [0.0]
+    progress = _Progress(3, clock=lambda: now[0])
+    for t, done in [(1, 0), (6, 0), (11, 0), (12, 1), (13, 1), (71, 1), (72, 1), (73, 2), (74, 3)]:
+        now[0] = float(t)
+        progress.show(done)
+    assert capsys.readouterr().err.splitlines() == [
+        "plan: 0 of 3 classes solved",  # at 6 s: 5 s since the start
+        "plan: 1 of 3 classes solved",  # at 12 s: changed, 6 s since the last line
+        "plan: 1 of 3 classes solved",  # at 72 s: unchanged for a minute
+        "plan: 3 of 3 classes solved",  # at 74 s: the last (73 s: changed, but 1 s after a line)
+    ]
