@@ -50,6 +50,7 @@ from ..searching.options import make_options
 from .args import (
     add_option_pairs, add_rule_and_wordlist, cache_choice, deprecated_alias, option_pairs, positive_int, seed,
 )
+from .status import StatusLine
 
 #: the searcher whose proofs are planned
 SEARCHER = "bnb"
@@ -66,11 +67,6 @@ REPLAY_BOARDS = 100_000
 #: output width, and the column a field's value starts at (after its tab)
 WIDTH = 80
 VALUE_COLUMN = 16
-#: seconds between progress lines on a stderr that is not a terminal, and
-#: between lines that say the same (a 4x4 class can take minutes: a log
-#: should not fill with one line)
-PLAIN_PROGRESS_EVERY = 5.0
-PLAIN_PROGRESS_SAME = 60.0
 #: the campaign script the submit line names
 SLURM_SCRIPT = "examples/campaigns/slurm-array.sh"
 #: memory asked of SLURM beyond the sample's peak: a proof holds bigger
@@ -165,35 +161,23 @@ class _Out:
 
 
 class _Progress:
-    """``plan: 12 of 40 classes solved`` on stderr: rewritten in place on a
-    terminal, else a line every few seconds when the count has changed (a
-    minute when not) and the last."""
+    """``plan: 12 of 40 classes solved`` on stderr (``cli/status.py``'s line):
+    the first and the last at once, the counts between as updates."""
 
     def __init__(self, total: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.total = total
-        self.tty = sys.stderr.isatty()
-        self.clock = clock
-        self.last = clock()
-        self.shown = -1
+        self.status = StatusLine("plan", clock)
+        self.started = False
 
     def show(self, done: int) -> None:
-        now = self.clock()
         end = done == self.total
-        if self.tty:
-            if done != self.shown:
-                sys.stderr.write(f"\rplan: {done} of {self.total} classes solved" + ("\n" if end else ""))
-        elif end or (now - self.last >= PLAIN_PROGRESS_EVERY and done != self.shown) \
-                or now - self.last >= PLAIN_PROGRESS_SAME:
-            sys.stderr.write(f"plan: {done} of {self.total} classes solved\n")
-            self.last = now
-        else:
-            return
-        self.shown = done
-        sys.stderr.flush()
+        self.status.show(f"{done} of {self.total} classes solved", update=self.started and not end)
+        self.started = True
+        if end:
+            self.status.keep()
 
     def interrupt(self) -> None:
-        if self.tty and 0 <= self.shown < self.total:
-            sys.stderr.write("\n")
+        self.status.keep()
 
 
 def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:

@@ -26,6 +26,7 @@ from ..runs import records as runrecords
 from .board_svg import board_svg
 from ..boards import size_geometry
 from .args import deprecated_alias
+from .status import StatusLine
 from ..proofs.class_tasks import Ledger
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
@@ -449,9 +450,11 @@ report made {made}</p>
 """
 
 
-def write_report(run_file: str | Sequence[str], out: str, registries: Registries | None = None) -> bool:
+def write_report(run_file: str | Sequence[str], out: str, registries: Registries | None = None,
+                 progress: Callable[[str, bool], None] | None = None) -> bool:
     """Read ``run_file`` (or the shards of one proof) and write its report to
-    ``out``; whether it replaced an earlier file."""
+    ``out``; whether it replaced an earlier file. ``progress`` hears the
+    shards' verify (``verify_runs``)."""
     from ..runs.runfile import read_run_file  # brings the driver: not for `boggle-opt score`
 
     from ..runs.files import PathArg, check_paths, write_output
@@ -469,7 +472,7 @@ def write_report(run_file: str | Sequence[str], out: str, registries: Registries
 
         with tempfile.TemporaryDirectory() as tmp:
             merged = os.path.join(tmp, "merged.jsonl")
-            merge_runs(files, merged, registries if registries is not None else load_plugins())
+            merge_runs(files, merged, registries if registries is not None else load_plugins(), progress=progress)
             page = render(read_run_file(merged), registries)
     return write_output(out, page, "report")
 
@@ -493,8 +496,12 @@ def cmd_report(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     from ..runs.verify import Hole
     from .output import wrote
 
+    status = StatusLine("report")
     try:
-        replaced = write_report(ns.run_file, ns.out, regs)
+        try:
+            replaced = write_report(ns.run_file, ns.out, regs, progress=status.show)
+        finally:
+            status.clear()
     except Hole as hole:
         out.write(f"NOT verified, no report written: {hole}\n")
         return 3

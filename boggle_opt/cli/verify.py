@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from ..registry.registries import Registries
 from .args import seed
+from .status import StatusLine
 
 #: the exit status of a run file that is not a complete, consistent proof
 NOT_VERIFIED = 3
@@ -95,9 +96,13 @@ def add_parser(sub: Any) -> None:
 def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     from ..runs.verify import Hole, counted, verify_runs
 
+    status = StatusLine("verify")
     try:
-        result = verify_runs(ns.runfiles, regs, recheck=ns.recheck, seed=ns.seed, wordlist=ns.wordlist,
-                             budget=ns.budget)
+        try:
+            result = verify_runs(ns.runfiles, regs, recheck=ns.recheck, seed=ns.seed, wordlist=ns.wordlist,
+                                 budget=ns.budget, progress=status.show)
+        finally:
+            status.clear()
     except Hole as hole:
         out.write(f"NOT verified: {hole}\n")
         return NOT_VERIFIED
@@ -120,8 +125,13 @@ def cmd_merge(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     from ..runs.verify import Hole
     from .output import wrote
 
+    status = StatusLine("merge")
     try:
-        result = merge_runs(ns.runfiles, ns.out, regs, recheck=ns.recheck, seed=ns.seed)
+        try:
+            result = merge_runs(ns.runfiles, ns.out, regs, recheck=ns.recheck, seed=ns.seed,
+                                progress=status.show)
+        finally:
+            status.clear()
     except Hole as hole:
         out.write(f"NOT verified, nothing written: {hole}\n")
         return NOT_VERIFIED

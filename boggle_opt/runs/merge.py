@@ -21,7 +21,7 @@ from ..proofs import outcome as proof
 from ..registry.registries import Registries
 from .events import SCHEMA
 from .files import PathArg, check_paths
-from .verify import Verified, _lines, verify_runs
+from .verify import Say, Verified, _lines, verify_runs
 
 
 def _records(paths: Sequence[str]) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -31,10 +31,11 @@ def _records(paths: Sequence[str]) -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 def merge_runs(paths: Sequence[str], out: str, registries: Registries, recheck: int | None = -1,
-               seed: int = 1) -> Verified:
-    """Verify the run files ``paths`` together, then write them as one to ``out``."""
+               seed: int = 1, progress: Say | None = None) -> Verified:
+    """Verify the run files ``paths`` together, then write them as one to
+    ``out``; ``progress`` hears the verify's (``verify_runs``)."""
     check_paths([*(PathArg("RUNFILE", p, run_file=True) for p in paths), PathArg("--out", out, written=True)])
-    result = verify_runs(paths, registries, recheck=recheck, seed=seed)
+    result = verify_runs(paths, registries, recheck=recheck, seed=seed, progress=progress)
     first: dict[str, Any] | None = None
     setup: dict[str, Any] | None = None
     body: list[dict[str, Any]] = []

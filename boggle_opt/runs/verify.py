@@ -98,6 +98,9 @@ CLOSURE = 2000
 #: the most files one verify reads (their shard marks are kept in two bytes)
 MAX_FILES = 65_000
 
+#: hears a verify's progress: a step's text, and whether it updates the step under way
+Say = Callable[[str, bool], None]
+
 T = TypeVar("T")
 
 
@@ -642,13 +645,17 @@ def verify_runs(
     seed: int = 1,
     wordlist: str | None = None,
     budget: float | None = None,
+    progress: Say | None = None,
 ) -> Verified:
     """Check the proof in the run files ``paths`` (one run, or its shards);
     raise ``Hole`` at the first problem. ``recheck``: how many class records
     to re-solve (-1: as many as ``budget`` seconds allow, by default
     ``RECHECK_SHARE`` of the proof's recorded CPU and at least
-    ``RECHECK_FLOOR``; None: every one)."""
+    ``RECHECK_FLOOR``; None: every one). ``progress`` hears what is being
+    checked: each step's text, and ``update`` True for progress within it
+    (a big proof takes minutes)."""
     started = time.process_time()  # CPU, to set beside the CPU the proof recorded
+    say = progress if progress is not None else _silent
     if not paths:
         raise VerifyError("no run file given")
     if len(paths) > MAX_FILES:
@@ -668,8 +675,11 @@ def verify_runs(
     reader = _Reader(proof, len(paths), keep, seed)
     reader.names = [path for path, _, _ in heads]
     for index, (path, records, _) in enumerate(heads):
+        say(f"reading and re-scoring {os.path.basename(path)}"
+            + (f" ({index + 1} of {len(heads)} files)" if len(heads) > 1 else ""), False)
         reader.segments += 1
         reader.read(index, path, records)
+    say("checking that every class is recorded once", False)
     min_score = reader.need_min("the run files") if reader.min_score is not None else None
     if min_score is None:
         raise Hole("no setup record: the proof never started")
@@ -687,7 +697,7 @@ def verify_runs(
         full_recheck=recheck is None,
     )
     result.budget = budget if budget is not None else max(RECHECK_FLOOR, RECHECK_SHARE * reader.cpu)
-    _witness(proof, reader, result, recheck, seed)
+    _witness(proof, reader, result, recheck, seed, say)
     result.seconds = time.process_time() - started
     return result
 
@@ -708,7 +718,8 @@ def _same_proof(first: str, settings: Mapping[str, Any], path: str, other: Mappi
                        f"{str(theirs.get(key))[:40]!r}, not {str(mine.get(key))[:40]!r})")
 
 
-def _witness(proof: _Proof, reader: _Reader, result: Verified, recheck: int | None, seed: int) -> None:
+def _witness(proof: _Proof, reader: _Reader, result: Verified, recheck: int | None, seed: int,
+             say: Say) -> None:
     """Climbs, closure, re-solving and the kernel check (``runs.witness``)."""
     min_score = result.min_score
     problem = Problem(proof.dictionary, proof.geometry)
@@ -716,9 +727,12 @@ def _witness(proof: _Proof, reader: _Reader, result: Verified, recheck: int | No
     witnessed = result.witness
     try:
         witnessed.climbs = CLIMBS
+        say(f"witnesses: {CLIMBS} seeded climbs", False)
         witnessed.climb_hits = climbs(problem, found, min_score, CLIMBS, seed)
+        say(f"witnesses: the one-change neighbours of {len(found):,} boards", False)
         witnessed.closure_tried = closure(problem, found, list(reader.found.items()), min_score, CLOSURE)
         hop_budget = min(HOP_SHARE * result.budget, HOP_MAX, max(HOP_FLOOR, reader.cpu))
+        say(f"witnesses: basin hops for {hop_budget:.0f} s", False)
         hops(problem, found, min_score, hop_budget, seed, witnessed)
         chosen = reader.chooser.chosen()
         if recheck == 0 or not chosen:
@@ -731,15 +745,28 @@ def _witness(proof: _Proof, reader: _Reader, result: Verified, recheck: int | No
         limit = None if recheck is None or recheck > 0 else budget - pure_budget
         # a record's share: a piece of it when its recorded time is past it
         cap = float("inf") if limit is None else max(limit / max(1, min(len(chosen), 8)), 0.05)
+        if recheck is None:
+            of = f"all {len(chosen):,} class records"
+        elif recheck > 0:
+            of = f"{min(recheck, len(chosen)):,} class records"
+        else:
+            of = f"class records for {limit or 0.0:.0f} s"
         for record in chosen:
             if recheck is not None and recheck > 0 and len(witnessed.resolved) >= recheck:
                 break
             if limit is not None and witnessed.resolve_seconds >= limit and witnessed.resolved:
                 break
+            say(f"re-solving {of}: {len(witnessed.resolved):,} done, {witnessed.resolve_seconds:.0f} s",
+                bool(witnessed.resolved))
             resolver.check(record, cap, witnessed)
+        say("one task solved again without the compiled kernel", False)
         _kernel_check(proof, chosen, min_score, max(pure_budget, 1.0), result)
     except Unrecorded as exc:
         raise Hole(str(exc)) from None
+
+
+def _silent(text: str, update: bool) -> None:
+    """No progress to tell."""
 
 
 def _coverage(proof: _Proof, reader: _Reader) -> tuple[int, int]:

@@ -117,8 +117,8 @@ def test_plain_progress_says_a_count_once_until_it_changes(capsys: pytest.Captur
         now[0] = float(t)
         progress.show(done)
     assert capsys.readouterr().err.splitlines() == [
-        "plan: 0 of 3 classes solved",  # at 6 s: 5 s since the start
-        "plan: 1 of 3 classes solved",  # at 12 s: changed, 6 s since the last line
+        "plan: 0 of 3 classes solved",  # at 1 s: the solve has begun
+        "plan: 1 of 3 classes solved",  # at 12 s: changed, 11 s since the last line
         "plan: 1 of 3 classes solved",  # at 72 s: unchanged for a minute
         "plan: 3 of 3 classes solved",  # at 74 s: the last (73 s: changed, but 1 s after a line)
     ]

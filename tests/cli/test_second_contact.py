@@ -377,7 +377,9 @@ def test_every_written_file_is_said_alike_on_stderr(run_cli: Cli, tmp_path: Path
     merged = tmp_path / "m.jsonl"
     m = run_cli("merge", *map(str, shards), "--out", str(merged))
     assert m.returncode == 0, m.stderr
-    assert m.stderr.startswith(f"wrote {merged} (") and "wrote" not in m.stdout
+    *steps, said = m.stderr.splitlines()  # the verify's steps first (cli/status.py), then the file
+    assert said.startswith(f"wrote {merged} (") and "wrote" not in m.stdout
+    assert steps and all(step.startswith("merge: ") for step in steps), m.stderr
     assert_one_line_error(run_cli("merge", *map(str, shards), "--out", str(merged)), str(merged))
 
 

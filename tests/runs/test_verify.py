@@ -178,3 +178,18 @@ def test_an_incomplete_proof_names_its_first_missing_class(proof: Path, tmp_path
                  if n not in recorded)
     out = _hole(run_cli, _write(tmp_path / "f.jsonl", head))
     assert f"class {first} " in out and "is missing" in out
+
+
+def test_verify_says_what_it_checks_on_stderr(proof: Path, run_cli: Run) -> None:
+    """A big proof's verify takes minutes: each step gets a line on stderr
+    (off a terminal, at once), the results stay on stdout."""
+    done = _verify(run_cli, proof)
+    assert done.returncode == 0 and done.stdout.startswith("verified:"), done.stdout + done.stderr
+    lines = done.stderr.splitlines()
+    assert all(line.startswith("verify: ") for line in lines), done.stderr
+    steps = ["verify: reading and re-scoring proof.jsonl", "verify: checking that every class is recorded once",
+             "verify: witnesses: 40 seeded climbs", "verify: witnesses: the one-change neighbours of",
+             "verify: witnesses: basin hops for", "verify: re-solving class records for",
+             "verify: one task solved again without the compiled kernel"]
+    at = [next(i for i, line in enumerate(lines) if line.startswith(step)) for step in steps]
+    assert at == sorted(at), done.stderr
