@@ -75,13 +75,16 @@ def cmd_dice(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     if not ns.boards:
         list_sets(regs, ns.dice_set, out)
         return 0
-    out.write("# board\tdice set\trollable\tways\tprobability\n")
-    unrollable: list[str] = []
+    # every board and its dice sets first: bad input is one line, with no table begun
+    checked = []
     for text in ns.boards:
         geometry = geometry_for(text, ns.size, CLI_SIZE)
-        board = geometry.parse(text)
+        checked.append((geometry.parse(text), _sets(regs, ns.dice_set, geometry.n, geometry.size)))
+    out.write("# board\tdice set\trollable\tways\tprobability\n")
+    unrollable: list[str] = []
+    for board, sets in checked:
         any_set = False
-        for dice in _sets(regs, ns.dice_set, geometry.n, geometry.size):
+        for dice in sets:
             if dice.rollable(board):
                 any_set = True
                 ways = dice.ways(board)

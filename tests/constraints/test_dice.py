@@ -75,9 +75,11 @@ def test_dice_command(capsys):
         (["streaedlp"], "no dice set has 9 dice for a 3x3 board"),
         (["perslatgsineters", "--dice", "nosuch"], "unknown dice set 'nosuch'"),
         (["pers1atgsineters"], "is not a letter a-z"),
+        (["perslatgsineters", "streaedlp"], "no dice set has 9 dice for a 3x3 board"),
     ],
 )
 def test_dice_command_errors_are_one_line(capsys, args, message):
     assert main(["dice", *args]) == 1
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
     assert err.count("\n") == 1 and message in err, err
+    assert out == "", out  # every board checked before the table begins
