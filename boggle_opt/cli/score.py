@@ -184,13 +184,20 @@ def score_boards(scorer: BoardScorer, args: list[str], stdin: TextIO | None, out
             continue
         if stdin is None:
             raise BoardError("cannot read boards from standard input: it is closed")
+        read = 0  # lines of standard input before this chunk
         for chunk in stream_chunks(stdin):
             done: list[str] = []
             try:
                 scorer.lines(chunk, done)
+            except BoardError as exc:
+                # the bad line is the first board not done (blank lines are skipped)
+                boards = [i for i, raw in enumerate(chunk) if raw.strip()]
+                line = read + boards[len(done)] + 1 if len(done) < len(boards) else read + len(chunk)
+                raise BoardError(f"standard input, line {line:,}: {exc}") from None
             finally:
                 out.write("".join(done))
                 out.flush()
+            read += len(chunk)
 
 
 def cmd_score(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:

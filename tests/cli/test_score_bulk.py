@@ -66,6 +66,20 @@ def test_json_without_multi_leaves_multi_out(run_cli, tmp_path):
                                 "canonical": "cat", "rule": "standard", "wordlist": {"name": str(path), "words": 2}}
 
 
+@pytest.mark.parametrize("options", [[], ["--words"]])
+def test_a_bad_line_of_standard_input_is_named_by_its_number(run_cli, options):
+    """A file of boards with one bad line: the boards before it are scored and
+    the error says which line (blank lines count: they are lines of the file)."""
+    text = "perslatgsineters\n\nsereiaeslps\n" if not options else "abcdefghi\n\nab1defghi\n"
+    r = run_cli("score", "-", *options, input=text)
+    assert r.returncode == 1 and r.stderr.startswith("boggle-opt: error: standard input, line 3: "), r.stderr
+    boards = [ln for ln in rows(r.stdout) if not ln.startswith(" ")]  # --words lists words indented
+    assert r.stderr.count("\n") == 1 and len(boards) == 1, r.stdout + r.stderr
+    big = "perslatgsineters\n" * 200_000 + "zz\n"  # past the first chunk
+    r = run_cli("score", "-", input=big)
+    assert "standard input, line 200,001: cannot infer the size" in r.stderr, r.stderr
+
+
 def test_stream_answers_each_board_as_it_arrives(cli_env, tmp_path):
     """A program that writes one board and waits for its line gets it at once
     (the reader does not wait for a full buffer or the end of input)."""
