@@ -170,6 +170,7 @@ def main() -> int:
     from boggle_opt.proofs.board_classes import letter_mask, parse_class
     from boggle_opt.core.branch import ClassSolver
     from boggle_opt.core.pages import trim_heap
+    from boggle_opt.signals import let_signals_in
     from boggle_opt.proofs.switch import DEFAULT_SWITCH, SWITCH_RATIOS
     from boggle_opt.proofs.rescore import Rescorer
     from boggle_opt.registry.dictionaries import load_dictionary
@@ -189,6 +190,7 @@ def main() -> int:
     t0 = time.process_time()
     d = load_dictionary(ns.wordlist, ns.rule)
     solver = ClassSolver(d.trie, geometry)
+    solver.poll = let_signals_in  # as a proof's worker's (proofs/class_tasks.py)
     rescorer = Rescorer(solver, geometry)  # as a proof's worker holds it
     if ns.pass_paths:
         solver.builder.pass_paths = ns.pass_paths

@@ -309,3 +309,12 @@ def _watch_parent(parent: int) -> None:
 def quiet_worker() -> None:
     """Kept for plugins that start their own workers: ``worker_start``."""
     worker_start()
+
+
+def let_signals_in() -> None:
+    """Called now and then by compiled code that runs for minutes (the
+    branch-and-bound kernel, ``ClassSolver.poll``). Compiled code never gives
+    the interpreter a chance to run a signal's Python handler, so Ctrl-C or
+    SIGTERM waited for the whole class; entering this plain-Python function
+    does (the interpreter checks for pending signals as a function starts),
+    and what the handler raises comes out of the kernel's call."""

@@ -15,6 +15,7 @@ from ..boards import make_geometry
 from ..proofs.board_classes import letter_mask, parse_class
 from .args import cache_choice, add_rule_and_wordlist, score
 from ..core.branch import ClassSolver
+from ..signals import let_signals_in
 from ..core.errors import BoardError
 from ..core.geometry import infer_size, parse_size
 from ..registry.dictionaries import load_dictionary
@@ -61,6 +62,7 @@ def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     given = _order(ns.order, geometry.n) if ns.order else None
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns))
     solver = ClassSolver(dictionary.trie, geometry, given)
+    solver.poll = let_signals_in  # Ctrl-C stops a long solve at once
     masks = [letter_mask(s) for s in sets]
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()

@@ -14,6 +14,7 @@ solved elsewhere without losing the ones done.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Final
 
 from librt.vecs import vec
@@ -154,6 +155,11 @@ class ClassSolver:
     share_parts: bool
     subclasses: i64  # subclasses the last solve built (0: the class was built whole)
     shared: bool  # the last solve's tree shared its repeated families (tree.py)
+    # called between forcings and between a split class's parts, if set: a
+    # plain-Python function whose call lets the interpreter run a pending
+    # signal's handler (compiled code never does, so Ctrl-C waited for the
+    # whole class, minutes on 4x4); whatever it raises ends the solve
+    poll: Callable[[], None] | None
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int] | None = None) -> None:
         self.n = geometry.n
@@ -179,6 +185,7 @@ class ClassSolver:
         self.split_again_words = SPLIT_AGAIN_WORDS_BIG if self.n >= SPLIT_MIN_CELLS else 0
         self.split_deep_words = SPLIT_DEEP_WORDS_BIG if self.n >= SPLIT_MIN_CELLS else 0
         self.share_parts = self.n >= SPLIT_MIN_CELLS
+        self.poll = None
         self._reset_stats()
 
     def _reset_stats(self) -> None:
@@ -327,6 +334,8 @@ class ClassSolver:
             bit: i64 = m & -m
             m ^= bit
             sub[cell] = int(bit)
+            if self.poll is not None:
+                self.poll()
             part = self._build(sub, limit)
             if part is None:
                 self._solve_parts(sub, after, False)
@@ -402,6 +411,8 @@ class ClassSolver:
             m ^= bit
             letter = popcount26(bit - 1)
             self.forced[level] = letter
+            if self.poll is not None:
+                self.poll()
             mark = tree.top
             t0 = time.perf_counter()
             child = tree.force(root, level, letter)

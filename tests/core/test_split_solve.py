@@ -153,3 +153,43 @@ def test_split_again_deadline_leaves_whole_subclasses(
     sub = list(masks)
     sub[cell] = first
     assert sorted(boards) == sorted(whole.solve(sub, 10, 100))
+
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("split", [False, True], ids=["whole", "split"])
+def test_poll_is_called_as_a_solve_goes_and_what_it_raises_ends_it(
+    core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary], split: bool,
+) -> None:
+    """``ClassSolver.poll`` runs between forcings and between a split class's
+    parts (the command line's Ctrl-C gets in there); what it raises comes out
+    of ``solve``, and the solver's next solve is whole and right."""
+    _, d = small
+    size, buckets, cutoff = SOLVER_CASES[1]
+    whole, splitting = solvers(core, d, size)
+    solver = splitting if split else whole
+    masks = [letter_mask(g) for g in buckets.split()] * 2
+    expected = sorted(solver.solve(masks, cutoff))
+    calls = [0]
+
+    def poll() -> None:
+        calls[0] += 1
+
+    solver.poll = poll
+    assert sorted(solver.solve(masks, cutoff)) == expected
+    polled = calls[0]
+    assert polled > 1 and polled >= (solver.forces if not split else solver.subclasses)
+
+    def stop() -> None:
+        calls[0] += 1
+        if calls[0] == polled // 2:
+            raise _Stop
+
+    calls[0] = 0
+    solver.poll = stop
+    with pytest.raises(_Stop):
+        solver.solve(masks, cutoff)
+    solver.poll = None
+    assert sorted(solver.solve(masks, cutoff)) == expected

@@ -170,3 +170,25 @@ def test_a_second_signal_ends_a_stopping_run_at_once(
         assert not alive(workers)
     finally:
         kill_all(proc, workers)
+
+
+def test_ctrl_c_stops_a_one_job_proof_in_the_middle_of_a_class(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    """With one job a proof solves its classes in the main process, in the
+    compiled kernel, which never lets the interpreter run a signal's handler:
+    Ctrl-C waited for the whole class (a 4x4 proof starts with its biggest,
+    about 7 minutes here). The kernel now lets signals in between forcings."""
+    out = tmp_path / "run.jsonl"
+    proc = start(["run", "--searcher", "bnb", "--size", "4x4", "-o", "min-score", "3500", "--jobs", "1",
+                  "--out", str(out), "--progress", "none"], cli_env, tmp_path)
+    try:
+        wait_for(lambda: out.exists() and '"setup": true' in out.read_text(), proc, timeout=60)
+        # well into the first class, by its CPU (a loaded machine is slower):
+        # without the kernel's poll a signal at 30 s of CPU waited over 2 minutes
+        # (earlier it can land where the class's own deadline splits it, sooner)
+        wait_for(lambda: sum(psutil.Process(proc.pid).cpu_times()[:2]) > 30, proc, timeout=300)
+        sent = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)
+        stops_cleanly(proc, out, signal.SIGINT, 130)
+        assert time.monotonic() - sent < 20
+    finally:
+        kill_all(proc, [])
