@@ -38,9 +38,9 @@ class StatusLine:
             if line == self.line:
                 return
             # a line the terminal wraps cannot be rewritten in place
-            line = line[:max(20, shutil.get_terminal_size().columns - 1)]
-            sys.stderr.write("\r" + line + " " * max(0, self.width - len(line)))
-            self.width = len(line)
+            shown = line[:max(20, shutil.get_terminal_size().columns - 1)]
+            sys.stderr.write("\r" + shown + " " * max(0, self.width - len(shown)))
+            self.width = len(shown)
         else:
             since = now - self.last
             if since < (SAME if line == self.line else EVERY if update else 0.0):

@@ -21,6 +21,7 @@ def test_on_a_terminal_the_line_is_rewritten_in_place_and_taken_away(monkeypatch
     monkeypatch.setenv("COLUMNS", "30")
     status = StatusLine("verify", clock=lambda: 0.0)
     status.show("reading shard-1.jsonl.gz (1 of 4 files)")  # cut to the terminal: a wrapped line stays
+    status.show("reading shard-1.jsonl.gz (1 of 4 files)", True)  # the same: nothing written
     status.show("climbs")
     status.show("climbs", True)  # the same: nothing written
     status.clear()
