@@ -30,7 +30,7 @@ from ..proofs.executor import ExecutorLost, ExecutorWarning
 from ..huge_pages import for_child_processes
 from ..main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
 from ..signals import check as check_signals
-from ..signals import held, stopping
+from ..signals import deferred, held, stopping
 from .copies import MAX_DEATHS_IN_A_ROW, READY, Copy, Failed, close, copy_main, death, stopped_event
 from .interface import Checkpoint, Event, Improved, Problem, Progress, Searcher, Stat
 
@@ -417,14 +417,16 @@ class Driver:
         return True
 
     def _deliver(self, ev: Event) -> None:
-        """An event to the state and the consumers."""
+        """An event to the state and the consumers, whole: a signal waits
+        until every consumer has it (the run file as the state)."""
         state = self.state
-        if isinstance(ev, Improved):
-            self._record(ev.board, ev.score)
-        elif isinstance(ev, Progress):
-            state.stats = dict(ev.stats)
-        for c in self.consumers:
-            c.event(ev, state)
+        with deferred():
+            if isinstance(ev, Improved):
+                self._record(ev.board, ev.score)
+            elif isinstance(ev, Progress):
+                state.stats = dict(ev.stats)
+            for c in self.consumers:
+                c.event(ev, state)
 
     def _handle(self, ev: Event) -> None:
         """An event delivered, then the budget checked."""
