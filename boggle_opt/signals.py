@@ -192,8 +192,8 @@ def stopping() -> Iterator[None]:
     does not change how the run ended. Without our handlers (a library
     call), Python's own Ctrl-C stands. A run inside a command that stops at
     once (``plan`` climbs and replays through runs) leaves that command as
-    it was: a later signal raises, and the caller's ``check()`` raises for
-    one that stopped the run."""
+    it was: a later signal raises, and ``search`` raises for one that
+    stopped the run (``check``)."""
     seen = _current
     if seen is None:
         yield
@@ -209,8 +209,6 @@ def stopping() -> Iterator[None]:
     finally:
         seen.raising = inside_command
         seen.done = not inside_command
-    if inside_command:
-        seen.check()
 
 
 class deferred:

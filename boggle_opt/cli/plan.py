@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (boggle_opt.lazy)
     from ..lazy import numpy as np
 
-from .. import defaults, signals
+from .. import defaults
 from ..boards import size_geometry
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
@@ -328,7 +328,6 @@ def _climb(ns: argparse.Namespace, regs: Registries, dictionary: Any, seconds: f
     clock = time.process_time()
     found = search("hillclimb", size=ns.size, rule=ns.rule, wordlist=ns.wordlist, dictionary=dictionary,
                    registries=regs, seconds=seconds, seed=ns.seed, options=CLIMB_OPTIONS)
-    signals.check()  # a signal that stopped the climb (a run, which stops cleanly) stops plan too
     if found.best_score < 1:
         raise BoggleOptError(f"a {seconds:g} s climb found no board that scores: give --min-score N")
     return found.best_score, time.process_time() - clock
@@ -401,7 +400,6 @@ def _replay(
         clock = time.process_time()
         search(replay, size=ns.size, rule=ns.rule, wordlist=ns.wordlist, dictionary=dictionary,
                registries=regs, seed=ns.seed, out=os.path.join(folder, "replay.jsonl"))
-        signals.check()  # as after the climb
         whole = time.process_time() - clock
     replayed = rounds * len(measured)
     return max(0.0, whole - loop[0]), loop[0] / replayed

@@ -34,6 +34,7 @@ from .runfile import PastRun, RunFileWriter, read_run_file
 from .lock import run_lock
 from .records import check_boards, check_scores, check_settings, describe_budget
 from ..searching.interface import Event, Problem, Searcher
+from ..signals import check as check_signals
 
 __all__ = ["PreparedRun", "RunSpec", "SearchResult", "default_budget", "search"]
 
@@ -439,6 +440,11 @@ def search(
         if out is not None:
             everyone.append(RunFileWriter(out, run.record, run.word_count))
         state = run.driver(everyone).run()
+    # a search inside a command that stops at once (plan's climb and replay):
+    # the signal that stopped this run, which stops cleanly, stops the command
+    # too; after a run's own command (its state final) or with no handlers of
+    # ours (a library call) this does nothing
+    check_signals()
     return SearchResult(
         searcher=spec.name,
         options=run.record["options"],

@@ -85,21 +85,6 @@ class _SignalOnImproved:
     def finish(self, state: Any) -> None: ...
 
 
-class _Recorded:
-    """A consumer that keeps the improvements it is given (as the run file does)."""
-
-    def __init__(self) -> None:
-        self.improved: list[int] = []
-
-    def start(self, state: Any) -> None: ...
-
-    def event(self, event: Any, state: Any) -> None:
-        if isinstance(event, Improved):
-            self.improved.append(event.score)
-
-    def finish(self, state: Any) -> None: ...
-
-
 def test_a_signal_during_an_event_lets_every_consumer_have_it() -> None:
     """A signal between the state taking an improvement and the run file
     writing it left a finish record naming a best board that no improved
@@ -109,11 +94,22 @@ def test_a_signal_during_an_event_lets_every_consumer_have_it() -> None:
     from boggle_opt.plugins.hillclimb import HillClimb
     from boggle_opt.registry.dictionaries import load_dictionary
     from boggle_opt.searching.driver import Budget, Driver
+    from boggle_opt.testing import Recorder
 
     problem = Problem(load_dictionary("embedded", "standard"), size_geometry("3x3"))
-    recorded = _Recorded()
+    recorded = Recorder()  # as the run file, it keeps what it is given
     with on_termination(raising=False):
         state = Driver(HillClimb(HillClimb.Options()), problem, Budget(seconds=30.0), 1,
                        [_SignalOnImproved(), recorded]).run()
     assert state.stop_reason == "terminated by SIGTERM"
-    assert recorded.improved and max(recorded.improved) == state.best_score
+    improved = [ev.score for ev in recorded.events if isinstance(ev, Improved)]
+    assert improved and max(improved) == state.best_score
+
+
+def test_a_signal_that_stops_a_search_inside_a_command_stops_the_command() -> None:
+    """plan's climb is a search: the signal that stops it (cleanly, as a run
+    stops) must stop plan too, not leave it to solve its sample."""
+    from boggle_opt.runs.run import search
+
+    with pytest.raises(Terminated), on_termination(raising=True):
+        search("hillclimb", size="3x3", seconds=30, seed=1, consumers=[_SignalOnImproved()])
