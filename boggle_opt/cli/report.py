@@ -496,12 +496,9 @@ def cmd_report(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     from ..runs.verify import Hole
     from .output import wrote
 
-    status = StatusLine("report")
     try:
-        try:
+        with StatusLine("report") as status:
             replaced = write_report(ns.run_file, ns.out, regs, progress=status.show)
-        finally:
-            status.clear()
     except Hole as hole:
         out.write(f"NOT verified, no report written: {hole}\n")
         return 3

@@ -57,6 +57,12 @@ class StatusLine:
             sys.stderr.flush()
         self.width = 0
 
+    def __enter__(self) -> StatusLine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.clear()
+
     def clear(self) -> None:
         """Take the line away on a terminal, before the results are written."""
         if self.tty and self.width:

@@ -96,13 +96,10 @@ def add_parser(sub: Any) -> None:
 def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     from ..runs.verify import Hole, counted, verify_runs
 
-    status = StatusLine("verify")
     try:
-        try:
+        with StatusLine("verify") as status:
             result = verify_runs(ns.runfiles, regs, recheck=ns.recheck, seed=ns.seed, wordlist=ns.wordlist,
                                  budget=ns.budget, progress=status.show)
-        finally:
-            status.clear()
     except Hole as hole:
         out.write(f"NOT verified: {hole}\n")
         return NOT_VERIFIED
@@ -125,13 +122,10 @@ def cmd_merge(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     from ..runs.verify import Hole
     from .output import wrote
 
-    status = StatusLine("merge")
     try:
-        try:
+        with StatusLine("merge") as status:
             result = merge_runs(ns.runfiles, ns.out, regs, recheck=ns.recheck, seed=ns.seed,
                                 progress=status.show)
-        finally:
-            status.clear()
     except Hole as hole:
         out.write(f"NOT verified, nothing written: {hole}\n")
         return NOT_VERIFIED
