@@ -51,6 +51,13 @@ def jobs(text: str) -> int:
     return whole_number(text, 1, MAX_JOBS)
 
 
+def add_verify_jobs(p: argparse.ArgumentParser, what: str) -> None:
+    """``--jobs K`` of a command that verifies a proof: where it re-solves records."""
+    p.add_argument("--jobs", type=jobs, default=1, metavar="K",
+                   help=f"re-solve {what} in K worker processes (default 1); the budget "
+                        "is their CPU summed, so more jobs check as much, sooner")
+
+
 def scheduler(text: str) -> str:
     """``--scheduler``: the form of a cluster's address, checked before any
     work (an impossible port would wait out Dask's whole connect timeout)."""

@@ -25,7 +25,7 @@ from .. import defaults
 from ..runs import records as runrecords
 from .board_svg import board_svg
 from ..boards import size_geometry
-from .args import deprecated_alias
+from .args import add_verify_jobs, deprecated_alias
 from .status import StatusLine
 from ..proofs.class_tasks import Ledger
 from ..core.errors import BoggleOptError
@@ -451,10 +451,10 @@ report made {made}</p>
 
 
 def write_report(run_file: str | Sequence[str], out: str, registries: Registries | None = None,
-                 progress: Callable[[str, bool], None] | None = None) -> bool:
+                 progress: Callable[[str, bool], None] | None = None, jobs: int = 1) -> bool:
     """Read ``run_file`` (or the shards of one proof) and write its report to
     ``out``; whether it replaced an earlier file. ``progress`` hears the
-    shards' verify (``verify_runs``)."""
+    shards' verify (``verify_runs``), which re-solves in ``jobs`` processes."""
     from ..runs.runfile import read_run_file  # brings the driver: not for `boggle-opt score`
 
     from ..runs.files import PathArg, check_paths, write_output
@@ -472,7 +472,8 @@ def write_report(run_file: str | Sequence[str], out: str, registries: Registries
 
         with tempfile.TemporaryDirectory() as tmp:
             merged = os.path.join(tmp, "merged.jsonl")
-            merge_runs(files, merged, registries if registries is not None else load_plugins(), progress=progress)
+            merge_runs(files, merged, registries if registries is not None else load_plugins(), progress=progress,
+                       jobs=jobs)
             page = render(read_run_file(merged), registries)
     return write_output(out, page, "report")
 
@@ -489,6 +490,7 @@ def add_parser(sub: Any) -> None:
         "--out", metavar="FILE", default="report.html", help="the page to write (default report.html)"
     )
     deprecated_alias(report, page, "-o", "--output")  # until 0.2: -o is a searcher option elsewhere
+    add_verify_jobs(report, "the class records of shards (verified before their report)")
     report.set_defaults(run=cmd_report)
 
 
@@ -498,7 +500,7 @@ def cmd_report(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
 
     try:
         with StatusLine("report") as status:
-            replaced = write_report(ns.run_file, ns.out, regs, progress=status.show)
+            replaced = write_report(ns.run_file, ns.out, regs, progress=status.show, jobs=ns.jobs)
     except Hole as hole:
         out.write(f"NOT verified, no report written: {hole}\n")
         return 3

@@ -12,7 +12,7 @@ import textwrap
 from typing import Any, TextIO
 
 from ..registry.registries import Registries
-from .args import seed
+from .args import add_verify_jobs, seed
 from .status import StatusLine
 
 #: the exit status of a run file that is not a complete, consistent proof
@@ -70,6 +70,7 @@ def add_parser(sub: Any) -> None:
         "--budget", type=_seconds, metavar="SECONDS",
         help="seconds of re-solving for --recheck auto (default: 2%% of the proof's recorded CPU, at least 3)",
     )
+    add_verify_jobs(p, "the proof's class records")
     p.add_argument("--seed", type=seed, metavar="N", default=1, help="seed of the witnesses' climbs and draw (default 1)")
     p.add_argument(
         "--wordlist", metavar="PATH",
@@ -90,6 +91,7 @@ def add_parser(sub: Any) -> None:
     m.add_argument("--recheck", type=_recheck, default=-1, metavar="N|auto|all",
                    help="as for verify (default auto)")
     m.add_argument("--seed", type=seed, metavar="N", default=1, help="seed of the witnesses (default 1)")
+    add_verify_jobs(m, "the proof's class records")
     m.set_defaults(run=cmd_merge)
 
 
@@ -99,7 +101,7 @@ def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     try:
         with StatusLine("verify") as status:
             result = verify_runs(ns.runfiles, regs, recheck=ns.recheck, seed=ns.seed, wordlist=ns.wordlist,
-                                 budget=ns.budget, progress=status.show)
+                                 budget=ns.budget, progress=status.show, jobs=ns.jobs)
     except Hole as hole:
         out.write(f"NOT verified: {hole}\n")
         return NOT_VERIFIED
@@ -125,7 +127,7 @@ def cmd_merge(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     try:
         with StatusLine("merge") as status:
             result = merge_runs(ns.runfiles, ns.out, regs, recheck=ns.recheck, seed=ns.seed,
-                                progress=status.show)
+                                progress=status.show, jobs=ns.jobs)
     except Hole as hole:
         out.write(f"NOT verified, nothing written: {hole}\n")
         return NOT_VERIFIED

@@ -55,7 +55,6 @@ else:  # imported on first use (boggle_opt.lazy)
 
 from ..proofs.board_classes import count_classes
 from ..proofs.class_records import ClassRecordError, RecordChecker
-from ..proofs.class_tasks import ClassContext
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..dictionary.dictionary import Dictionary
@@ -64,7 +63,8 @@ from .fingerprints import FIELDS, dictionary_fields, kernel_version, recorded_op
 from ..searching.options import make_options
 from ..registry.registries import Registries
 from .records import RunFileError, check_record, numbered_lines
-from .witness import Chooser, Record, Resolver, Unrecorded, Witnessed, climbs, closure, hops, in_sets, narrowed
+from .resolving import Resolver, resolve
+from .witness import Chooser, Record, Unrecorded, Witnessed, climbs, closure, hops, in_sets, narrowed
 from ..searching.interface import Problem
 
 #: a task with at most this many boards is re-solved by scoring every one of them
@@ -176,7 +176,8 @@ class Verified:
         resolved = (
             f"{counted(len(w.resolved), 'class record')} re-solved by the compiled kernel "
             f"({w.resolved_whole:,} whole, {len(w.resolved) - w.resolved_whole:,} in one piece) in "
-            f"{w.resolve_seconds:.1f} s{' (all of them: --recheck all)' if self.full_recheck else ''}, all agree"
+            f"{w.resolve_seconds:.1f} s{f' of CPU in {w.resolve_workers} worker processes' if w.resolve_workers else ''}"
+            f"{' (all of them: --recheck all)' if self.full_recheck else ''}, all agree"
             if w.resolved else "no class record re-solved (--recheck 0)"
         )
         closure = ("the best board's" if w.closure_tried == 1 else f"the best {w.closure_tried:,} boards'")
@@ -646,6 +647,7 @@ def verify_runs(
     wordlist: str | None = None,
     budget: float | None = None,
     progress: Say | None = None,
+    jobs: int = 1,
 ) -> Verified:
     """Check the proof in the run files ``paths`` (one run, or its shards);
     raise ``Hole`` at the first problem. ``recheck``: how many class records
@@ -653,7 +655,8 @@ def verify_runs(
     ``RECHECK_SHARE`` of the proof's recorded CPU and at least
     ``RECHECK_FLOOR``; None: every one). ``progress`` hears what is being
     checked: each step's text, and ``update`` True for progress within it
-    (a big proof takes minutes)."""
+    (a big proof takes minutes). ``jobs`` > 1: records are re-solved in that
+    many worker processes (the budget is their CPU, summed)."""
     started = time.process_time()  # CPU, to set beside the CPU the proof recorded
     say = progress if progress is not None else _silent
     if not paths:
@@ -697,8 +700,9 @@ def verify_runs(
         full_recheck=recheck is None,
     )
     result.budget = budget if budget is not None else max(RECHECK_FLOOR, RECHECK_SHARE * reader.cpu)
-    _witness(proof, reader, result, recheck, seed, say)
-    result.seconds = time.process_time() - started
+    _witness(proof, reader, result, recheck, seed, say, jobs)
+    # the workers' CPU too: their re-solving is part of what verify spent
+    result.seconds = time.process_time() - started + result.witness.worker_seconds
     return result
 
 
@@ -719,7 +723,7 @@ def _same_proof(first: str, settings: Mapping[str, Any], path: str, other: Mappi
 
 
 def _witness(proof: _Proof, reader: _Reader, result: Verified, recheck: int | None, seed: int,
-             say: Say) -> None:
+             say: Say, jobs: int) -> None:
     """Climbs, closure, re-solving and the kernel check (``runs.witness``)."""
     min_score = result.min_score
     problem = Problem(proof.dictionary, proof.geometry)
@@ -741,24 +745,10 @@ def _witness(proof: _Proof, reader: _Reader, result: Verified, recheck: int | No
         pure_budget = 0.0 if recheck is None else PURE_SHARE * budget
         args = (proof.dictionary.keys, proof.dictionary.points, proof.geometry.cols, proof.geometry.rows,
                 proof.bnb.buckets(proof.geometry)[1], min_score, *proof.bnb.switch_settings(proof.geometry))
-        resolver = Resolver(ClassContext(*args), proof.geometry, not proof.kernel_note, seed)
+        resolver = Resolver(proof.geometry, not proof.kernel_note, seed)
         limit = None if recheck is None or recheck > 0 else budget - pure_budget
-        # a record's share: a piece of it when its recorded time is past it
-        cap = float("inf") if limit is None else max(limit / max(1, min(len(chosen), 8)), 0.05)
-        if recheck is None:
-            of = f"all {len(chosen):,} class records"
-        elif recheck > 0:
-            of = f"{min(recheck, len(chosen)):,} class records"
-        else:
-            of = f"class records for {limit or 0.0:.0f} s"
-        for record in chosen:
-            if recheck is not None and recheck > 0 and len(witnessed.resolved) >= recheck:
-                break
-            if limit is not None and witnessed.resolve_seconds >= limit and witnessed.resolved:
-                break
-            say(f"re-solving {of}: {len(witnessed.resolved):,} done, {witnessed.resolve_seconds:.0f} s",
-                bool(witnessed.resolved))
-            resolver.check(record, cap, witnessed)
+        count = recheck if recheck is not None and recheck > 0 else None
+        resolve(chosen, args, resolver, witnessed, limit, count, jobs, say)
         say("one task solved again without the compiled kernel", False)
         _kernel_check(proof, chosen, min_score, max(pure_budget, 1.0), result)
     except Unrecorded as exc:

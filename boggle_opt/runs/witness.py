@@ -42,7 +42,7 @@ else:  # imported on first use (boggle_opt.lazy)
 from ..boards import board_text, steepest_ascent
 from ..core.geometry import Geometry
 from ..core.tree import cell_order
-from ..proofs.class_tasks import ClassContext, ClassTask, parse_class_name, parse_part
+from ..proofs.class_tasks import parse_part
 from ..searching.interface import Problem
 
 
@@ -83,6 +83,9 @@ class Witnessed:
     resolved: list[str] = field(default_factory=list)
     resolved_whole: int = 0
     resolve_seconds: float = 0.0
+    #: the worker processes that re-solved (0: this process did), and their CPU for it
+    resolve_workers: int = 0
+    worker_seconds: float = 0.0
     kernel_check: str = ""
 
 
@@ -219,46 +222,6 @@ def narrowed(record: Record, factor: float, geometry: Geometry, rng: random.Rand
 
 def in_sets(board: str, sets: list[str], geometry: Geometry) -> bool:
     return any(all(b in s for b, s in zip(v, sets)) for v in geometry.variants(board))
-
-
-class Resolver:
-    """Solves class records again with the compiled kernel, within a budget."""
-
-    def __init__(self, context: ClassContext, geometry: Geometry, same_kernel: bool, seed: int) -> None:
-        self.context = context
-        self.geometry = geometry
-        self.same_kernel = same_kernel
-        self.rng = random.Random(seed)
-
-    def check(self, record: Record, cap: float, result: Witnessed) -> None:
-        """Re-solve ``record`` (a piece of it if its recorded time is past ``cap``)."""
-        geometry = self.geometry
-        factor = record.seconds / cap if cap > 0 else 1.0
-        part, sets = (record.part, record.sets) if factor <= 1.0 else narrowed(record, factor, geometry, self.rng)
-        task = ClassTask(parse_class_name(record.name), parse_part(part))
-        # CPU, not wall time: the budget is a share of the proof's CPU, whatever else the machine runs
-        started = time.process_time()
-        solved = self.context.run(task)
-        result.resolve_seconds += time.process_time() - started
-        got = {geometry.canonical(b) for b, _ in solved.boards}
-        want = {b for b in record.boards if in_sets(b, sets, geometry)}
-        label = record.label if part == record.part else f"{record.label}, its piece {part}"
-        if got != want:
-            missing = sorted(got - want)
-            detail = (f"board {missing[0]} is not in the record" if missing
-                      else f"the recorded board {sorted(want - got)[0]} is not found")
-            raise Unrecorded(
-                f"witness: {label} solved again gives {len(got)} boards >= the min score, the record "
-                f"{len(want)}: {detail}"
-            )
-        if part == record.part == "" and self.same_kernel and record.root_bound is not None \
-                and solved.root_bound != record.root_bound:
-            raise Unrecorded(
-                f"witness: {label} solved again has root bound {solved.root_bound}, the record {record.root_bound}"
-            )
-        result.resolved.append(label)
-        if part == record.part:
-            result.resolved_whole += 1
 
 
 class Chooser:

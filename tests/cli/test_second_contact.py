@@ -375,12 +375,18 @@ def test_every_written_file_is_said_alike_on_stderr(run_cli: Cli, tmp_path: Path
         r = run_cli(*PROOF_2X2, "--shard", f"{k}/2", "--progress", "none", "--out", str(shard))
         assert r.returncode == 0, r.stderr
     merged = tmp_path / "m.jsonl"
-    m = run_cli("merge", *map(str, shards), "--out", str(merged))
+    m = run_cli("merge", *map(str, shards), "--out", str(merged), "--jobs", "2")  # re-solving in workers
     assert m.returncode == 0, m.stderr
     *steps, said = m.stderr.splitlines()  # the verify's steps first (cli/status.py), then the file
     assert said.startswith(f"wrote {merged} (") and "wrote" not in m.stdout
     assert steps and all(step.startswith("merge: ") for step in steps), m.stderr
     assert_one_line_error(run_cli("merge", *map(str, shards), "--out", str(merged)), str(merged))
+    # a report of the shards verifies them first, as merge does
+    shard_page = tmp_path / "shards.html"
+    r = run_cli("report", *map(str, shards), "--out", str(shard_page), "--jobs", "2")
+    assert r.returncode == 0 and r.stdout == "", r.stdout + r.stderr
+    assert r.stderr.splitlines()[-1] == f"wrote {shard_page}", r.stderr
+    assert "merged from verified run files" in shard_page.read_text(encoding="utf-8")
 
 
 # -- 9. small things: the stopped line, show's note, README in step -------------------

@@ -8,6 +8,7 @@ each test edits a copy of its run file.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -158,9 +159,26 @@ def test_recheck_catches_boards_removed_from_a_record(proof: Path, tmp_path: Pat
     path = _write(tmp_path / "f.jsonl", kept)
     assert "NOT verified: witness:" in _hole(run_cli, path)
     name = records[i]["record"]["class"]
-    out = _hole(run_cli, path, "--recheck", "all")
-    assert out.startswith("NOT verified: witness:") and ("no class record holds" in out or (
-        f"class {name}" in out and "is not in the record" in out)), out
+    for jobs in ("1", "2"):  # in this process, and in worker processes
+        out = _hole(run_cli, path, "--recheck", "all", "--jobs", jobs)
+        assert out.startswith("NOT verified: witness:") and ("no class record holds" in out or (
+            f"class {name}" in out and "is not in the record" in out)), out
+
+
+def test_records_are_re_solved_in_worker_processes(proof: Path, run_cli: Run) -> None:
+    """``--jobs 2`` re-solves the same records as one job, in two workers,
+    and counts their CPU in what verify spent."""
+    one = _verify(run_cli, proof, "--recheck", "all")
+    two = _verify(run_cli, proof, "--recheck", "all", "--jobs", "2")
+    assert one.returncode == two.returncode == 0, one.stdout + two.stdout + two.stderr
+    first, second = _unwrapped(one.stdout), _unwrapped(two.stdout)
+    count = re.search(r"([0-9,]+) class records re-solved", first)
+    assert count is not None, first
+    assert f"{count.group(1)} class records re-solved" in second, second
+    assert "of CPU in 2 worker processes" in second and "worker processes" not in first, second
+    resolved = float(re.search(r"re-solved by the compiled kernel \(.*?\) in ([0-9.]+) s", second).group(1))
+    spent = float(re.search(r"checked in ([0-9.]+) s of CPU", second).group(1))
+    assert spent >= resolved, second
 
 
 def _drawn(n: int, k: int, seed: int) -> list[int]:
