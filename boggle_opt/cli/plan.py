@@ -307,6 +307,11 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
                                f"largest)")
     for name, text in _split(measured, base_mb, ns.worker_memory):
         w.field(name, text)
+    from ..runs.verify import default_budget, shares  # lazy, as in _climb
+
+    hop, resolving, _ = shares(default_budget(solve.total), solve.total)
+    w.field("verify", f"by default {_hours(resolving)} CPU re-solving class records (verify --jobs K: in K "
+                      f"workers) and {_hours(hop)} of basin hops, beside reading the run file(s)")
     if ns.shards is not None:
         _shards(ns, w, options, geometry, total, min_score, measured, solve, overheads,
                 base_cpu + replay_fixed + context_cpu, model_init_cpu, costing_cpu, cost_order_max,
@@ -555,7 +560,7 @@ def _shards(
     w.command(["boggle-opt", "run", "--searcher", "bnb", "--size", geometry.size, "--wordlist",
                shlex.quote(wordlist), "--rule", shlex.quote(ns.rule), "--min-score", str(min_score),
                *extra, "--shard", f"K/{n}", "--jobs", str(jobs), "--out", "shard-K.jsonl"])
-    w.comment("then check them as one proof: boggle-opt verify proof/shard-*.jsonl")
+    w.comment(f"then check them as one proof: boggle-opt verify --jobs {jobs} proof/shard-*.jsonl")
 
 
 def _given_options(options: Any) -> list[str]:

@@ -699,7 +699,7 @@ def verify_runs(
         wall_recorded=reader.wall_only,
         full_recheck=recheck is None,
     )
-    result.budget = budget if budget is not None else max(RECHECK_FLOOR, RECHECK_SHARE * reader.cpu)
+    result.budget = budget if budget is not None else default_budget(reader.cpu)
     _witness(proof, reader, result, recheck, seed, say, jobs)
     # the workers' CPU too: their re-solving is part of what verify spent
     result.seconds = time.process_time() - started + result.witness.worker_seconds
@@ -722,6 +722,19 @@ def _same_proof(first: str, settings: Mapping[str, Any], path: str, other: Mappi
                        f"{str(theirs.get(key))[:40]!r}, not {str(mine.get(key))[:40]!r})")
 
 
+def shares(budget: float, cpu: float) -> tuple[float, float, float]:
+    """A witness budget's seconds for the basin hops, the re-solving and the
+    plain-Python kernel check (at most), for a proof that recorded ``cpu``."""
+    hop = min(HOP_SHARE * budget, HOP_MAX, max(HOP_FLOOR, cpu))
+    rest = budget - hop  # the hops' share comes out of it
+    return hop, rest - PURE_SHARE * rest, PURE_SHARE * rest
+
+
+def default_budget(cpu: float) -> float:
+    """verify's witness budget for a proof that recorded ``cpu`` seconds of classes."""
+    return max(RECHECK_FLOOR, RECHECK_SHARE * cpu)
+
+
 def _witness(proof: _Proof, reader: _Reader, result: Verified, recheck: int | None, seed: int,
              say: Say, jobs: int) -> None:
     """Climbs, closure, re-solving and the kernel check (``runs.witness``)."""
@@ -735,18 +748,17 @@ def _witness(proof: _Proof, reader: _Reader, result: Verified, recheck: int | No
         witnessed.climb_hits = climbs(problem, found, min_score, CLIMBS, seed)
         say(f"witnesses: the one-change neighbours of {len(found):,} boards", False)
         witnessed.closure_tried = closure(problem, found, list(reader.found.items()), min_score, CLOSURE)
-        hop_budget = min(HOP_SHARE * result.budget, HOP_MAX, max(HOP_FLOOR, reader.cpu))
+        hop_budget, resolving, pure_share = shares(result.budget, reader.cpu)
         say(f"witnesses: basin hops for {hop_budget:.0f} s", False)
         hops(problem, found, min_score, hop_budget, seed, witnessed)
         chosen = reader.chooser.chosen()
         if recheck == 0 or not chosen:
             return
-        budget = result.budget - hop_budget  # the hops' share came out of it
-        pure_budget = 0.0 if recheck is None else PURE_SHARE * budget
+        pure_budget = 0.0 if recheck is None else pure_share
         args = (proof.dictionary.keys, proof.dictionary.points, proof.geometry.cols, proof.geometry.rows,
                 proof.bnb.buckets(proof.geometry)[1], min_score, *proof.bnb.switch_settings(proof.geometry))
         resolver = Resolver(proof.geometry, not proof.kernel_note, seed)
-        limit = None if recheck is None or recheck > 0 else budget - pure_budget
+        limit = None if recheck is None or recheck > 0 else resolving
         count = recheck if recheck is not None and recheck > 0 else None
         resolve(chosen, args, resolver, witnessed, limit, count, jobs, say)
         say("one task solved again without the compiled kernel", False)

@@ -110,7 +110,7 @@ def test_plan_for_shards_prints_each_shards_figures_and_lines_that_run(
     assert sbatch.startswith("SHARDS=3 SIZE=2x3 WORDLIST=default RULE=standard MIN_SCORE=110 OUT=proof sbatch "
                              "--array=1-3 --cpus-per-task=1 --mem-per-cpu=")
     assert sbatch.endswith(" --export=ALL examples/campaigns/slurm-array.sh")
-    assert "boggle-opt verify proof/shard-*.jsonl" in r.stdout
+    assert "boggle-opt verify --jobs 1 proof/shard-*.jsonl" in r.stdout  # the shards' --jobs
     # the plain line, run for each K, is a proof that verifies whole
     for k in (1, 2, 3):
         words = shlex.split(plain.replace("K/3", f"{k}/3").replace("shard-K", str(tmp_path / f"shard-{k}")))
