@@ -211,3 +211,35 @@ def test_verify_says_what_it_checks_on_stderr(proof: Path, run_cli: Run) -> None
              "verify: one task solved again without the compiled kernel"]
     at = [next(i for i, line in enumerate(lines) if line.startswith(step)) for step in steps]
     assert at == sorted(at), done.stderr
+
+
+def test_an_interrupted_verify_leaves_no_worker(proof: Path, registries: Registries) -> None:
+    """Ctrl-C while workers re-solve: the workers are ended and waited for
+    before the interrupt reaches the caller."""
+    import psutil
+
+    from boggle_opt.runs.verify import verify_runs
+
+    seen: list[str] = []
+
+    def workers() -> list[psutil.Process]:
+        # multiprocessing's resource tracker serves this process, not the verify
+        return [p for p in psutil.Process().children(recursive=True)
+                if p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+                and "resource_tracker" not in " ".join(p.cmdline())]
+
+    def say(text: str, update: bool) -> None:
+        if text.startswith("re-solving"):
+            seen.append(text)
+            if len(seen) == 2:  # tasks in flight in both workers
+                assert len(workers()) == 2
+                raise KeyboardInterrupt
+
+    try:
+        verify_runs([str(proof)], registries, recheck=None, progress=say, jobs=2)
+    except KeyboardInterrupt:
+        left = workers()  # at once: no grace period
+    else:
+        pytest.fail("the interrupt never reached the caller")
+    assert len(seen) == 2, seen
+    assert not left, [p.cmdline() for p in left]
