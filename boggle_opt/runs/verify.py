@@ -678,8 +678,9 @@ def verify_runs(
     reader = _Reader(proof, len(paths), keep, seed)
     reader.names = [path for path, _, _ in heads]
     for index, (path, records, _) in enumerate(heads):
+        # one step for all the files: a campaign's 20,000 shards are not 20,000 lines in a log
         say(f"reading and re-scoring {os.path.basename(path)}"
-            + (f" ({index + 1} of {len(heads)} files)" if len(heads) > 1 else ""), False)
+            + (f" ({index + 1} of {len(heads)} files)" if len(heads) > 1 else ""), index > 0)
         reader.segments += 1
         reader.read(index, path, records)
     say("checking that every class is recorded once", False)

@@ -380,6 +380,9 @@ def test_every_written_file_is_said_alike_on_stderr(run_cli: Cli, tmp_path: Path
     *steps, said = m.stderr.splitlines()  # the verify's steps first (cli/status.py), then the file
     assert said.startswith(f"wrote {merged} (") and "wrote" not in m.stdout
     assert steps and all(step.startswith("merge: ") for step in steps), m.stderr
+    # the files are read in one step: a campaign's thousands of shards are not a line each
+    assert [step for step in steps if "reading" in step] == [
+        f"merge: reading and re-scoring {shards[0].name} (1 of 2 files)"], m.stderr
     assert_one_line_error(run_cli("merge", *map(str, shards), "--out", str(merged)), str(merged))
     # a report of the shards verifies them first, as merge does
     shard_page = tmp_path / "shards.html"
