@@ -42,7 +42,7 @@ import sys
 import tempfile
 import time
 import types
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -231,7 +231,7 @@ class _Split:
     splits: dict[str, tuple[list[str], str]] = field(default_factory=dict)
 
 
-def _lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
+def _lines(path: str) -> Generator[tuple[int, dict[str, Any]], None, None]:
     """(line number, checked record) of each line, streamed; a torn last line is skipped."""
     pending: int | None = None  # a line that did not parse: fine only if it is the last
     try:
@@ -258,6 +258,18 @@ def _lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
         raise
     except BoggleOptError as exc:  # unreadable, or not a regular file
         raise VerifyError(str(exc)) from None
+
+
+def _start(path: str) -> dict[str, Any]:
+    """The start record of run file ``path``, which is closed again."""
+    records = _lines(path)
+    try:
+        first = next(records, None)
+    finally:
+        records.close()
+    if first is None or first[1].get("type") != "start":
+        raise VerifyError(f"{path!r} is not a boggle-opt run file (it does not begin with a start record)")
+    return first[1]
 
 
 def _is_int(value: Any) -> bool:
@@ -663,26 +675,29 @@ def verify_runs(
         raise VerifyError("no run file given")
     if len(paths) > MAX_FILES:
         raise VerifyError(f"{len(paths):,} run files; at most {MAX_FILES:,} in one verify")
-    heads: list[tuple[str, Iterator[tuple[int, dict[str, Any]]], Mapping[str, Any]]] = []
-    for path in paths:
-        records = _lines(path)
-        first = next(records, None)
-        if first is None or first[1].get("type") != "start":
-            raise VerifyError(f"{path!r} is not a boggle-opt run file (it does not begin with a start record)")
-        heads.append((path, records, first[1]["settings"]))
-    proof = _Proof(heads[0][2], registries, wordlist)
-    for path, _, settings in heads[1:]:
-        _same_proof(heads[0][0], heads[0][2], path, settings)
-    shards = _shards([(path, settings) for path, _, settings in heads])
+    # each file's start record first, the file closed again: a campaign's
+    # thousands of shards are never open at once (a process may open ~1,024)
+    heads = [(path, _start(path)) for path in paths]
+    proof = _Proof(heads[0][1]["settings"], registries, wordlist)
+    for path, start in heads[1:]:
+        _same_proof(heads[0][0], heads[0][1]["settings"], path, start["settings"])
+    shards = _shards([(path, start["settings"]) for path, start in heads])
     keep = None if recheck is None else (RECHECK_KEEP if recheck < 0 else recheck)
     reader = _Reader(proof, len(paths), keep, seed)
-    reader.names = [path for path, _, _ in heads]
-    for index, (path, records, _) in enumerate(heads):
+    reader.names = [path for path, _ in heads]
+    for index, (path, start) in enumerate(heads):
         # one step for all the files: a campaign's 20,000 shards are not 20,000 lines in a log
         say(f"reading and re-scoring {os.path.basename(path)}"
             + (f" ({index + 1} of {len(heads)} files)" if len(heads) > 1 else ""), index > 0)
         reader.segments += 1
-        reader.read(index, path, records)
+        records = _lines(path)
+        try:
+            again = next(records, None)
+            if again is None or again[1] != start:  # what was checked above is what is read
+                raise Hole(f"{path}: its start record changed while verify read it")
+            reader.read(index, path, records)
+        finally:
+            records.close()
     say("checking that every class is recorded once", False)
     min_score = reader.need_min("the run files") if reader.min_score is not None else None
     if min_score is None:

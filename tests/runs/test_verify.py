@@ -8,8 +8,10 @@ each test edits a copy of its run file.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -243,3 +245,30 @@ def test_an_interrupted_verify_leaves_no_worker(proof: Path, registries: Registr
         pytest.fail("the interrupt never reached the caller")
     assert len(seen) == 2, seen
     assert not left, [p.cmdline() for p in left]
+
+
+def test_verify_never_holds_every_file_open(tmp_path: Path, cli_env: dict[str, str], run_cli: Run) -> None:
+    """A campaign's thousands of shards under a process's limit of open files
+    (1,024 is common): verify read every file's start record and kept all of
+    them open, and failed with "Too many open files". Here 80 copies of one
+    shard under a limit of 64 reach the check that names the second copy."""
+    import resource
+    import shutil
+
+    shard = tmp_path / "s1.jsonl"
+    done = run_cli("run", "--searcher", "bnb", "--size", "2x2", "-o", "min-score", "20", "--shard", "1/2",
+                   "--progress", "none", "--out", str(shard))
+    assert done.returncode == 0, done.stderr
+    copies = [tmp_path / f"copy{i:02d}.jsonl" for i in range(80)]
+    for copy in copies:
+        shutil.copyfile(shard, copy)
+
+    def few_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+    exe = shutil.which("boggle-opt", path=os.path.dirname(sys.executable)) or shutil.which("boggle-opt")
+    assert exe is not None
+    out = subprocess.run([exe, "verify", *map(str, copies)], capture_output=True, text=True, env=cli_env,
+                         timeout=120, preexec_fn=few_files)
+    assert out.returncode == 3, out.stdout + out.stderr
+    assert out.stdout == f"NOT verified: shard 1/2 is given twice: {copies[0]} and {copies[1]}\n", out.stdout
