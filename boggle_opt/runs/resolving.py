@@ -140,8 +140,6 @@ def resolve(
                     del flight[done.task]
                 in_flight -= 1
                 expected -= item.estimate
-                if workers > 1:
-                    result.worker_seconds += done.result.cpu
                 resolver.check(item, done.result, result)
     finally:
         session.close()

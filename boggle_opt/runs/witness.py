@@ -83,9 +83,8 @@ class Witnessed:
     resolved: list[str] = field(default_factory=list)
     resolved_whole: int = 0
     resolve_seconds: float = 0.0
-    #: the worker processes that re-solved (0: this process did), and their CPU for it
+    #: the worker processes that re-solved (0: this process did, in its own CPU)
     resolve_workers: int = 0
-    worker_seconds: float = 0.0
     kernel_check: str = ""
 
 
