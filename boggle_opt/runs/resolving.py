@@ -13,18 +13,18 @@ from __future__ import annotations
 import random
 import uuid
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..proofs.class_tasks import ClassContext, ClassResult, ClassTask, parse_class_name, parse_part
-from ..proofs.executor import Done, ExecutorSession, InlineSession, WorkerSetup
+from ..proofs.executor import (
+    WINDOW_PER_WORKER, Done, ExecutorSession, Failed, InlineSession, TaskRunner, WorkerSetup,
+)
 from .witness import Record, Unrecorded, Witnessed, in_sets, narrowed
 
-#: tasks in flight per worker: one queued behind the one running
-WINDOW_PER_WORKER = 2
 #: seconds between progress reports while waiting on workers
 COLLECT_SECONDS = 0.25
 
@@ -113,33 +113,35 @@ def resolve(
         result.resolve_workers = workers
     else:
         session = InlineSession(setup)
-    # one job decides on each task after the last one's CPU is known, as a proof's main process would
-    window = WINDOW_PER_WORKER * workers if workers > 1 else 1
-    flight: dict[ClassTask, deque[Resolving]] = {}
-    in_flight = 0
-    expected = 0.0
+    flight: dict[ClassTask, deque[Resolving]] = {}  # each task out, and what it is to check
+    expected = 0.0  # the CPU the tasks out should take
+
+    def tasks() -> Iterator[ClassTask]:
+        """The next task while the budget allows (the first always)."""
+        nonlocal expected
+        while todo and (limit is None or not (result.resolved or flight)
+                        or result.resolve_seconds + expected < limit):
+            item = resolver.piece(todo.popleft(), cap)
+            flight.setdefault(item.task, deque()).append(item)
+            expected += item.estimate
+            yield item.task
+
+    # proofs' runner: a window of tasks out, and a task whose worker died sent
+    # again. One job takes its next task once the last one's CPU is known.
+    runner: TaskRunner[ClassTask, ClassResult] = TaskRunner(
+        session, tasks(), window_per_worker=WINDOW_PER_WORKER if workers > 1 else 1, heartbeat=COLLECT_SECONDS)
     try:
-        while True:
-            while todo and in_flight < window and (
-                    limit is None or not (result.resolved or in_flight)
-                    or result.resolve_seconds + expected < limit):
-                item = resolver.piece(todo.popleft(), cap)
-                flight.setdefault(item.task, deque()).append(item)
-                session.submit(item.task)
-                in_flight += 1
-                expected += item.estimate
-            if not in_flight:
-                return
-            say(f"re-solving {of}: {len(result.resolved):,} done, {result.resolve_seconds:.0f} s", bool(result.resolved))
-            for done in session.collect(COLLECT_SECONDS):
-                if not isinstance(done, Done):
-                    raise BoggleOptError(f"verify: a worker died re-solving class {done.task.name} (out of "
-                                         "memory?); try fewer --jobs")
-                item = flight[done.task].popleft()
-                if not flight[done.task]:
-                    del flight[done.task]
-                in_flight -= 1
+        say(f"re-solving {of}: 0 done, 0 s", False)
+        for event in runner.events():
+            if isinstance(event, Failed):
+                raise BoggleOptError(f"verify: worker processes died {event.attempts} times re-solving class "
+                                     f"{event.task.name} (out of memory?); try fewer --jobs")
+            if isinstance(event, Done):
+                item = flight[event.task].popleft()
+                if not flight[event.task]:
+                    del flight[event.task]
                 expected -= item.estimate
-                resolver.check(item, done.result, result)
+                resolver.check(item, event.result, result)
+            say(f"re-solving {of}: {len(result.resolved):,} done, {result.resolve_seconds:.0f} s", True)
     finally:
         session.close()

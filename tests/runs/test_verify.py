@@ -272,3 +272,26 @@ def test_verify_never_holds_every_file_open(tmp_path: Path, cli_env: dict[str, s
                          timeout=120, preexec_fn=few_files)
     assert out.returncode == 3, out.stdout + out.stderr
     assert out.stdout == f"NOT verified: shard 1/2 is given twice: {copies[0]} and {copies[1]}\n", out.stdout
+
+
+def test_a_worker_killed_while_verify_re_solves_is_replaced(proof: Path, registries: Registries) -> None:
+    """``kill -9`` of a worker in the middle of ``--recheck all --jobs 2``: its
+    tasks go to a fresh worker (the proofs' runner), and every record is
+    re-solved and agrees, as without the kill."""
+    import psutil
+
+    from boggle_opt.runs.verify import verify_runs
+
+    killed: list[int] = []
+
+    def say(text: str, update: bool) -> None:
+        if not killed and re.search(r"re-solving .*: [1-9][0-9,]* done", text):
+            workers = [p for p in psutil.Process().children()
+                       if "resource_tracker" not in " ".join(p.cmdline())]
+            workers[0].kill()
+            killed.append(workers[0].pid)
+
+    whole = verify_runs([str(proof)], registries, recheck=None)
+    result = verify_runs([str(proof)], registries, recheck=None, progress=say, jobs=2)
+    assert killed, "no worker was killed"
+    assert len(result.witness.resolved) == len(whole.witness.resolved) and result.best == whole.best
