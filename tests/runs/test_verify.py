@@ -8,21 +8,20 @@ each test edits a copy of its run file.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from boggle_opt.proofs.board_classes import enumerate_classes
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.registry.registries import Registries
-from boggle_opt.runs.verify import Reservoir
-from helpers import records as run_records
+from boggle_opt.runs.verify import Reservoir, verify_runs
+from helpers import exe, records as run_records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 MIN_SCORE = "110"
@@ -69,6 +68,14 @@ def test_a_complete_proof_verifies(proof: Path, run_cli: Run) -> None:
     assert all(len(line) <= 80 for line in done.stdout.splitlines() if "/" not in line), done.stdout
     done = _verify(run_cli, proof, "--recheck", "3")
     assert "3 class records re-solved" in _unwrapped(done.stdout), done.stdout
+
+
+def _workers() -> list[psutil.Process]:
+    """This process's worker processes (multiprocessing's resource tracker
+    serves the process, not a verify, and stays until it ends)."""
+    return [p for p in psutil.Process().children(recursive=True)
+            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+            and "resource_tracker" not in " ".join(p.cmdline())]
 
 
 def _unwrapped(text: str) -> str:
@@ -218,29 +225,19 @@ def test_verify_says_what_it_checks_on_stderr(proof: Path, run_cli: Run) -> None
 def test_an_interrupted_verify_leaves_no_worker(proof: Path, registries: Registries) -> None:
     """Ctrl-C while workers re-solve: the workers are ended and waited for
     before the interrupt reaches the caller."""
-    import psutil
-
-    from boggle_opt.runs.verify import verify_runs
-
     seen: list[str] = []
-
-    def workers() -> list[psutil.Process]:
-        # multiprocessing's resource tracker serves this process, not the verify
-        return [p for p in psutil.Process().children(recursive=True)
-                if p.is_running() and p.status() != psutil.STATUS_ZOMBIE
-                and "resource_tracker" not in " ".join(p.cmdline())]
 
     def say(text: str, update: bool) -> None:
         if text.startswith("re-solving"):
             seen.append(text)
             if len(seen) == 2:  # tasks in flight in both workers
-                assert len(workers()) == 2
+                assert len(_workers()) == 2
                 raise KeyboardInterrupt
 
     try:
         verify_runs([str(proof)], registries, recheck=None, progress=say, jobs=2)
     except KeyboardInterrupt:
-        left = workers()  # at once: no grace period
+        left = _workers()  # at once: no grace period
     else:
         pytest.fail("the interrupt never reached the caller")
     assert len(seen) == 2, seen
@@ -266,9 +263,7 @@ def test_verify_never_holds_every_file_open(tmp_path: Path, cli_env: dict[str, s
     def few_files() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (64, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 
-    exe = shutil.which("boggle-opt", path=os.path.dirname(sys.executable)) or shutil.which("boggle-opt")
-    assert exe is not None
-    out = subprocess.run([exe, "verify", *map(str, copies)], capture_output=True, text=True, env=cli_env,
+    out = subprocess.run([exe(), "verify", *map(str, copies)], capture_output=True, text=True, env=cli_env,
                          timeout=120, preexec_fn=few_files)
     assert out.returncode == 3, out.stdout + out.stderr
     assert out.stdout == f"NOT verified: shard 1/2 is given twice: {copies[0]} and {copies[1]}\n", out.stdout
@@ -278,18 +273,13 @@ def test_a_worker_killed_while_verify_re_solves_is_replaced(proof: Path, registr
     """``kill -9`` of a worker in the middle of ``--recheck all --jobs 2``: its
     tasks go to a fresh worker (the proofs' runner), and every record is
     re-solved and agrees, as without the kill."""
-    import psutil
-
-    from boggle_opt.runs.verify import verify_runs
-
     killed: list[int] = []
 
     def say(text: str, update: bool) -> None:
         if not killed and re.search(r"re-solving .*: [1-9][0-9,]* done", text):
-            workers = [p for p in psutil.Process().children()
-                       if "resource_tracker" not in " ".join(p.cmdline())]
-            workers[0].kill()
-            killed.append(workers[0].pid)
+            worker = _workers()[0]
+            worker.kill()
+            killed.append(worker.pid)
 
     whole = verify_runs([str(proof)], registries, recheck=None)
     result = verify_runs([str(proof)], registries, recheck=None, progress=say, jobs=2)
