@@ -56,3 +56,14 @@ def make() -> DyingContext:
 def make_failing() -> DyingContext:
     """A worker's set-up that fails (as a kernel refusing a word list did)."""
     raise ValueError("word points must be >= 0 and below 2**40")
+
+
+class DyingClassContext:
+    """A class context (as ``verify`` sets up) whose worker dies on every
+    task, as one killed by the out-of-memory killer on each try would."""
+
+    def __init__(self, *args: object) -> None:
+        pass
+
+    def run(self, task: object) -> object:
+        os._exit(137)

@@ -269,6 +269,27 @@ def test_verify_never_holds_every_file_open(tmp_path: Path, cli_env: dict[str, s
     assert out.stdout == f"NOT verified: shard 1/2 is given twice: {copies[0]} and {copies[1]}\n", out.stdout
 
 
+def test_a_task_whose_workers_keep_dying_ends_verify_in_one_line(
+    proof: Path, registries: Registries, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record whose re-solving kills its worker every time (out of memory on
+    each try): sent again MAX_RETRIES times, then verify stops with an error
+    naming the class and what to try, and no worker is left."""
+    import dying_tasks
+
+    from boggle_opt.core.errors import BoggleOptError
+    from boggle_opt.proofs.executor import MAX_RETRIES
+    from boggle_opt.runs import resolving
+
+    monkeypatch.setattr(resolving, "ClassContext", dying_tasks.DyingClassContext)
+    with pytest.raises(BoggleOptError) as caught:
+        verify_runs([str(proof)], registries, recheck=None, jobs=2)
+    message = str(caught.value)
+    assert re.fullmatch(rf"verify: worker processes died {MAX_RETRIES + 1} times re-solving class \S+ "
+                        r"\(out of memory\?\); try fewer --jobs", message), message
+    assert not _workers()
+
+
 def test_a_worker_killed_while_verify_re_solves_is_replaced(proof: Path, registries: Registries) -> None:
     """``kill -9`` of a worker in the middle of ``--recheck all --jobs 2``: its
     tasks go to a fresh worker (the proofs' runner), and every record is
