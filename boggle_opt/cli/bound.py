@@ -30,9 +30,11 @@ def add_parser(sub: Any) -> None:
         description="Orderly-tree bound of one board class: no board of the class scores more.",
     )
     p.add_argument(
-        "cls", metavar="CLASS", help="one letter set per cell, column-major, e.g. \"lnrsy aeiou ...\""
+        "cls", metavar="CLASS",
+        help="one letter set per cell, column-major, e.g. \"lnrsy aeiou ...\"; or a board, a letter a "
+             "cell (its bound counts a word once for each set of cells that spells it)",
     )
-    p.add_argument("--size", metavar="CxR", help="CxR (default: square root of the number of sets)")
+    p.add_argument("--size", metavar="CxR", help="CxR (default: square root of the number of cells)")
     add_rule_and_wordlist(p)
     p.add_argument("--order", help="cell order, nearest the root first, e.g. 4,5,1,3,7,0,2,6,8 "
                                    "(default: the one a proof uses: on 4x4 and bigger the class's own)")
@@ -52,11 +54,22 @@ def _order(text: str, n: int) -> list[int]:
     return order
 
 
+def class_text(text: str, size: tuple[int, int] | None) -> str:
+    """The class as letter sets apart: one word of 4 or more letters is a
+    board, a letter a cell, as ``score`` takes boards (a set of one cell, 1x1,
+    cannot spell a word), unless ``--size`` has one cell for each set."""
+    words = text.split()
+    if len(words) == 1 and len(words[0]) >= 4 and (size is None or size[0] * size[1] == len(words[0])):
+        return " ".join(words[0])
+    return text
+
+
 def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    n_sets = len(ns.cls.split())
-    cols, rows = parse_size(ns.size) if ns.size else infer_size(n_sets)
+    given_size = parse_size(ns.size) if ns.size else None
+    text = class_text(ns.cls, given_size)
+    cols, rows = given_size or infer_size(len(text.split()))
     geometry = make_geometry(cols, rows)
-    sets = parse_class(ns.cls, geometry)
+    sets = parse_class(text, geometry)
     if ns.min_score is not None and ns.min_score < 1:
         raise BoardError(f"--min-score must be >= 1, got {ns.min_score}")
     given = _order(ns.order, geometry.n) if ns.order else None

@@ -169,6 +169,22 @@ def test_bound_uses_the_class_order_a_proof_uses(run_cli: Callable[..., subproce
     assert f"cell order\t{base}\n" in fixed.stdout
 
 
+def test_bound_takes_a_board(run_cli: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    """A board as other commands take it (a letter a cell) is a class of one
+    board; a word of letters was a 1x1 class, which spells nothing. A 1x1
+    class is still given with --size 1x1."""
+    spaced = run_cli("bound", " ".join("perslatgsineters"))
+    board = run_cli("bound", "perslatgsineters", "--min-score", "1")
+    assert spaced.returncode == board.returncode == 0, spaced.stderr + board.stderr
+    fields = dict(line.split("\t", 1) for line in board.stdout.splitlines() if not line.startswith("#"))
+    assert "size 4x4" in board.stdout and fields["boards"] == "1"
+    assert f"bound\t{fields['bound']}\n" in spaced.stdout
+    score = run_cli("score", "perslatgsineters").stdout.splitlines()[-1].split("\t")[1]
+    assert fields["perslatgsineters"] == score  # the class's one board, explored
+    one_cell = run_cli("bound", "abcd", "--size", "1x1")
+    assert one_cell.returncode == 0 and "class\tabcd\n" in one_cell.stdout, one_cell.stdout
+
+
 def _class_records(path: Path) -> list[str]:
     out = []
     for line in path.read_text().splitlines():
