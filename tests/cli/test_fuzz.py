@@ -617,6 +617,7 @@ BASES = {
     "run": ["run", "--size", "2x2", "--progress", "none", "--evals", "10", "--time", "2"],
     "verify": ["verify"],
     "merge": ["merge"],
+    "report": ["report"],
 }
 
 
@@ -677,10 +678,12 @@ def test_huge_and_negative_numbers_run_or_one_line(data: st.DataObject, registri
     assert command in BASES, f"{command} takes a number: give it a fast BASES entry"
     value = data.draw(numbers)
     args = list(BASES[command])
-    if command in ("verify", "merge"):
+    if command in ("verify", "merge", "report"):
         args.append(write(tmp_path_factory, "".join(line + "\n" for line in proof[0])))
         if command == "merge":  # a new file each time: merge never writes over one
             args += ["--out", str(tmp_path_factory.mktemp("merged") / "proof.jsonl")]
+        if command == "report":
+            args += ["--out", str(tmp_path_factory.mktemp("page") / "report.html")]
     else:
         args += ["--wordlist", small_words]
     if command == "run":
