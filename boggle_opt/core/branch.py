@@ -155,7 +155,8 @@ class ClassSolver:
     share_parts: bool
     subclasses: i64  # subclasses the last solve built (0: the class was built whole)
     shared: bool  # the last solve's tree shared its repeated families (tree.py)
-    # called between forcings and between a split class's parts, if set: a
+    # called between forcings, between a split class's parts and (by the
+    # builder) between the starts of a build's search, if set: a
     # plain-Python function whose call lets the interpreter run a pending
     # signal's handler (compiled code never does, so Ctrl-C waited for the
     # whole class, minutes on 4x4); whatever it raises ends the solve
@@ -221,6 +222,7 @@ class ClassSolver:
     def build(self, cell_masks: list[int]) -> Tree:
         """The orderly tree of a class (letter sets by cell)."""
         self._order_for(cell_masks)
+        self.builder.poll = self.poll
         return self.builder.build(cell_masks)
 
     def _order_for(self, cell_masks: list[int]) -> None:
@@ -245,6 +247,7 @@ class ClassSolver:
         wall0 = time.perf_counter()
         cpu0 = time.process_time()
         self._order_for(cell_masks)
+        self.builder.poll = self.poll
         self.deadline = deadline
         self.unfinished = 0
         self.split_level = self.n

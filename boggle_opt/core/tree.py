@@ -25,6 +25,7 @@ caller truncates by resetting ``top``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from librt.vecs import append, extend, vec
@@ -512,6 +513,10 @@ class TreeBuilder:
     need: i64  # the last build's arena estimate (words), 0 if it took one pass
     release_every: i64  # a big pass's keys given back this many at a time (0: never)
     keys_released: i64  # keys given back so far (a statistic, for tests)
+    # called between the search's starts (a cell and letter each), before a
+    # pass's sort and between the root's runs it writes, if set: as
+    # ClassSolver.poll, so that a signal stops a big build (20 s on 4x4) at once
+    poll: Callable[[], None] | None
 
     def __init__(self, trie: PackedTrie, geometry: Geometry, order: list[int]) -> None:
         n = geometry.n
@@ -551,6 +556,7 @@ class TreeBuilder:
         self.counting = False
         self.cap = 0
         self.aborted = False
+        self.poll = None
         self.pass_bit = 0
         self.blocked = 0
         self.paths_at = vec[i64]([0] * (26 * n))
@@ -667,6 +673,7 @@ class TreeBuilder:
         self.skip = 0
         self.root_points = 0
         self.st[ST_ALL_WORDS] = 0
+        self.counting = False  # left set by a build a poll stopped in its counting search
         self._key_digits()
         tree = into if into is not None else Tree(vec[i32](), 0, 0, n, 0)
         if len(tree.a) > KEEP_ARENA_WHOLE and not release_from(tree.a, KEEP_ARENA):
@@ -1049,6 +1056,8 @@ class TreeBuilder:
             self.tmp_vals = vec[i64]()
             self.tmp_vals = zeros64(count)
         shift = self.word_bits if packed else 0
+        if self.poll is not None:
+            self.poll()
         if radix_sort(
             self.keys, self.vals, self.tmp_keys, self.tmp_vals, count, shift, shift + self.key_bits, not packed
         ):
@@ -1092,6 +1101,8 @@ class TreeBuilder:
                     release_range64(vals, released, i)
                 self.keys_released += i - released
                 released = i
+            if self.poll is not None:
+                self.poll()
             # the root's runs: next position and letter (positions from last to first)
             rem = keys[i] >> shift
             if rem == 0:
@@ -1182,6 +1193,8 @@ class TreeBuilder:
                 m ^= bit
                 letter = popcount26(bit - 1)
                 self.letter_at[q] = letter
+                if self.poll is not None:
+                    self.poll()
                 _dfs(
                     self, self.trie_nodes, self.trie_points, self.nbrs, self.masks, self.letter_at,
                     self.digit_w, q, first + popcount26(rmask & (bit - 1)), blocked | (1 << q),

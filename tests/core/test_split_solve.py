@@ -193,3 +193,40 @@ def test_poll_is_called_as_a_solve_goes_and_what_it_raises_ends_it(
         solver.solve(masks, cutoff)
     solver.poll = None
     assert sorted(solver.solve(masks, cutoff)) == expected
+
+
+def test_poll_is_called_while_a_tree_is_built(
+    core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary],
+) -> None:
+    """The builder calls the solver's poll between its search's starts: a big
+    4x4 build ran 20 s without one, and a signal waited for it. What the
+    poll raises ends the build, and the next build is the same tree."""
+    _, d = small
+    size, buckets, _ = SOLVER_CASES[1]
+    solver, _ = solvers(core, d, size)
+    masks = [letter_mask(g) for g in buckets.split()] * 2
+    tree = solver.build(masks)
+    expected = (tree.bound(tree.root), tree.n_nodes)
+    calls = [0]
+
+    def poll() -> None:
+        calls[0] += 1
+
+    solver.poll = poll
+    tree = solver.build(masks)
+    assert (tree.bound(tree.root), tree.n_nodes) == expected
+    polled = calls[0]
+    assert polled > 1
+
+    def stop() -> None:
+        calls[0] += 1
+        if calls[0] == polled // 2:
+            raise _Stop
+
+    calls[0] = 0
+    solver.poll = stop
+    with pytest.raises(_Stop):
+        solver.build(masks)
+    solver.poll = None
+    tree = solver.build(masks)
+    assert (tree.bound(tree.root), tree.n_nodes) == expected
