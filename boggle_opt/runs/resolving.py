@@ -115,33 +115,44 @@ def resolve(
         session = InlineSession(setup)
     flight: dict[ClassTask, deque[Resolving]] = {}  # each task out, and what it is to check
     expected = 0.0  # the CPU the tasks out should take
+    handed = 0  # tasks handed out so far
 
     def tasks() -> Iterator[ClassTask]:
         """The next task while the budget allows (the first always)."""
-        nonlocal expected
+        nonlocal expected, handed
         while todo and (limit is None or not (result.resolved or flight)
                         or result.resolve_seconds + expected < limit):
             item = resolver.piece(todo.popleft(), cap)
             flight.setdefault(item.task, deque()).append(item)
             expected += item.estimate
+            handed += 1
             yield item.task
 
-    # proofs' runner: a window of tasks out, and a task whose worker died sent
-    # again. One job takes its next task once the last one's CPU is known.
-    runner: TaskRunner[ClassTask, ClassResult] = TaskRunner(
-        session, tasks(), window_per_worker=WINDOW_PER_WORKER if workers > 1 else 1, heartbeat=COLLECT_SECONDS)
     try:
         say(f"re-solving {of}: 0 done, 0 s", False)
-        for event in runner.events():
-            if isinstance(event, Failed):
-                raise BoggleOptError(f"verify: worker processes died {event.attempts} times re-solving class "
-                                     f"{event.task.name} (out of memory?); try fewer --jobs")
-            if isinstance(event, Done):
-                item = flight[event.task].popleft()
-                if not flight[event.task]:
-                    del flight[event.task]
-                expected -= item.estimate
-                resolver.check(item, event.result, result)
-            say(f"re-solving {of}: {len(result.resolved):,} done, {result.resolve_seconds:.0f} s", True)
+        while True:
+            # proofs' runner: a window of tasks out, and a task whose worker
+            # died sent again. One job takes its next task once the last
+            # one's CPU is known.
+            runner: TaskRunner[ClassTask, ClassResult] = TaskRunner(
+                session, tasks(), window_per_worker=WINDOW_PER_WORKER if workers > 1 else 1,
+                heartbeat=COLLECT_SECONDS)
+            before = handed
+            for event in runner.events():
+                if isinstance(event, Failed):
+                    raise BoggleOptError(f"verify: worker processes died {event.attempts} times re-solving class "
+                                         f"{event.task.name} (out of memory?); try fewer --jobs")
+                if isinstance(event, Done):
+                    item = flight[event.task].popleft()
+                    if not flight[event.task]:
+                        del flight[event.task]
+                    expected -= item.estimate
+                    resolver.check(item, event.result, result)
+                say(f"re-solving {of}: {len(result.resolved):,} done, {result.resolve_seconds:.0f} s", True)
+            # the runner stops taking tasks once those out should use up the
+            # budget; if they took less than their records said, what they
+            # left goes to more records
+            if handed == before or not todo:
+                break
     finally:
         session.close()

@@ -290,6 +290,26 @@ def test_a_task_whose_workers_keep_dying_ends_verify_in_one_line(
     assert not _workers()
 
 
+def test_workers_use_the_budget_their_records_overstated(
+    proof: Path, tmp_path: Path, registries: Registries
+) -> None:
+    """Records that say they took far more CPU than solving them again does
+    (another machine, another kernel): re-solving in workers stops handing
+    out tasks while those out should use up the budget, and then hands out
+    more with what they left, as one job does, instead of stopping there."""
+    records = run_records(proof)
+    for rec in records:
+        if _bnb(rec).get("boards") is not None:
+            rec["record"]["cpu"] = rec["record"]["seconds"] = 0.5
+    slow = _write(tmp_path / "slow.jsonl", records)
+    one = verify_runs([str(slow)], registries, budget=4.0)
+    # 4 workers keep 8 tasks out: by their estimates (an eighth of the
+    # re-solving share each, 2.1 s) the whole budget
+    four = verify_runs([str(slow)], registries, budget=4.0, jobs=4)
+    assert len(one.witness.resolved) > 12  # every record, by what they really take
+    assert len(four.witness.resolved) == len(one.witness.resolved), (four.witness.resolved, one.witness.resolved)
+
+
 def test_a_worker_killed_while_verify_re_solves_is_replaced(proof: Path, registries: Registries) -> None:
     """``kill -9`` of a worker in the middle of ``--recheck all --jobs 2``: its
     tasks go to a fresh worker (the proofs' runner), and every record is
