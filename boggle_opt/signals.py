@@ -338,3 +338,37 @@ def let_signals_in() -> None:
     SIGTERM waited for the whole class; entering this plain-Python function
     does (the interpreter checks for pending signals as a function starts),
     and what the handler raises comes out of the kernel's call."""
+
+
+class TimeUp(Exception):
+    """The time budget of the run in this process ran out while compiled code
+    ran (``poll``): the run stops as at its budget, the task out abandoned."""
+
+
+#: ``time.monotonic()`` at which the run in this process ends, if it has a
+#: time budget (``time_limit``)
+_deadline: float | None = None
+
+
+@contextmanager
+def time_limit(deadline: float | None) -> Iterator[None]:
+    """For the block, ``poll`` raises ``TimeUp`` from ``deadline`` on (a
+    ``time.monotonic()`` value; None: no limit)."""
+    global _deadline
+    saved = _deadline
+    _deadline = deadline
+    try:
+        yield
+    finally:
+        _deadline = saved
+
+
+def poll() -> None:
+    """The poll of a proof's class solver (``ClassSolver.poll``): signals get
+    in as with ``let_signals_in``, and a run of one job, whose classes are
+    solved in this process, stops at its time budget in the middle of a
+    class, as a run of several stops with its classes in flight: a class
+    of a 4x4 proof can take minutes, and ``--time`` was passed by as much."""
+    let_signals_in()
+    if _deadline is not None and time.monotonic() >= _deadline:
+        raise TimeUp

@@ -27,7 +27,7 @@ from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..core.trie import PackedTrie
 from ..huge_pages import settle_for
-from ..signals import let_signals_in
+from ..signals import poll
 from .rescore import Rescorer
 
 Part = tuple[tuple[int, int], ...]  # (cell, letter 0-25) pairs, in the order they were fixed
@@ -137,7 +137,7 @@ class ClassContext:
         settle_for(cols * rows)  # this worker's huge pages, by its classes' size
         trie = PackedTrie(keys, points)
         self.solver = ClassSolver(trie, geometry)
-        self.solver.poll = let_signals_in
+        self.solver.poll = poll
         self.rescorer = Rescorer(self.solver, geometry)  # the trie's own points go with it
         self.buckets = buckets
         self.min_score = min_score

@@ -30,7 +30,7 @@ from ..proofs.executor import ExecutorLost, ExecutorWarning
 from ..huge_pages import for_child_processes
 from ..main_guard import Parcel, refuse_in_starting_worker, refuse_unguarded, start_failed
 from ..signals import check as check_signals
-from ..signals import deferred, held, stopping
+from ..signals import TimeUp, deferred, held, stopping, time_limit
 from .copies import MAX_DEATHS_IN_A_ROW, READY, Copy, Failed, close, copy_main, death, stopped_event
 from .interface import Checkpoint, Event, Improved, Problem, Progress, Searcher, Stat
 
@@ -233,10 +233,17 @@ class Driver:
     def _run_here(self) -> None:
         rng = np.random.default_rng(self.seed_sequence())
         events = self.searcher.search(self.problem, rng)
+        b = self.budget
         try:
-            for ev in events:
-                self.state.evaluations = self.problem.evaluations
-                self._handle(ev)
+            # compiled code that polls (a proof's classes) stops at the budget too
+            with time_limit(None if b.seconds is None else self.state.started + b.seconds):
+                for ev in events:
+                    self.state.evaluations = self.problem.evaluations
+                    self._handle(ev)
+        except TimeUp:
+            self._time_up()
+            self._last_checkpoint(events)
+            raise _Stop from None
         except (_Stop, StopRun, ExecutorLost, KeyboardInterrupt):
             self._last_checkpoint(events)
             raise
@@ -446,8 +453,11 @@ class Driver:
         check_signals()
         b = self.budget
         if b.seconds is not None and self.state.elapsed() >= b.seconds:
-            self.state.stop_reason = f"used {b.seconds:g} s"
+            self._time_up()
             raise _Stop
+
+    def _time_up(self) -> None:
+        self.state.stop_reason = f"used {self.budget.seconds:g} s"
 
 
 def _start_failed(procs: Sequence[Any]) -> BoggleOptError:

@@ -20,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from helpers import PROOF_3X3, exe, start_cli, wait_for
+from helpers import PROOF_3X3, exe, start_cli, unwrapped, wait_for
 
 #: an annealing run that would go on for a minute
 ANNEALING = ["--searcher", "annealing", "--size", "3x3", "--jobs", "2", "--time", "60", "--seed", "1"]
@@ -192,3 +192,23 @@ def test_ctrl_c_stops_a_one_job_proof_in_the_middle_of_a_class(tmp_path: Path, c
         assert time.monotonic() - sent < 20
     finally:
         kill_all(proc, [])
+
+
+def test_a_one_job_proof_stops_at_its_time_budget_in_the_middle_of_a_class(
+    tmp_path: Path, cli_env: dict[str, str]
+) -> None:
+    """One job solves a proof's classes in this process, in compiled code:
+    ``--time 8`` ran on until its first class was done (a 4x4 proof starts
+    with its biggest, minutes long). The kernel's poll ends the class at
+    the budget, as a run of several jobs leaves its classes in flight."""
+    out = tmp_path / "run.jsonl"
+    started = time.monotonic()
+    done = subprocess.run([exe(), "run", "--searcher", "bnb", "--size", "4x4", "-o", "min-score", "3500",
+                           "--time", "8", "--jobs", "1", "--out", str(out), "--progress", "none"],
+                          capture_output=True, text=True, env=cli_env, cwd=tmp_path, timeout=120)
+    assert done.returncode == 3, done.stderr  # an incomplete proof
+    assert "Traceback" not in done.stderr
+    assert f"# to finish the proof: boggle-opt run --resume {out}" in unwrapped(done.stdout), done.stdout
+    record = finish_record(out)
+    assert record is not None and record["stop_reason"] == "used 8 s", record
+    assert record["elapsed"] < 12 and time.monotonic() - started < 60, record
