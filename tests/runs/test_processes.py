@@ -211,4 +211,6 @@ def test_a_one_job_proof_stops_at_its_time_budget_in_the_middle_of_a_class(
     assert f"# to finish the proof: boggle-opt run --resume {out}" in unwrapped(done.stdout), done.stdout
     record = finish_record(out)
     assert record is not None and record["stop_reason"] == "used 8 s", record
-    assert record["elapsed"] < 12 and time.monotonic() - started < 60, record
+    # within moments: the poll comes between forcings and, in a big build,
+    # a few seconds apart (more on a loaded machine)
+    assert record["elapsed"] < 30 and time.monotonic() - started < 90, record
