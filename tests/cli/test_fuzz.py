@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 from boggle_opt.proofs.board_classes import parse_buckets, parse_class
 from boggle_opt.boards import make_geometry
 from boggle_opt.cli.app import build_parser, main
+from boggle_opt.cli.bound import class_text
 from boggle_opt.cli.args import DeprecatedAlias, IgnoredOption
 from boggle_opt.core.errors import BoggleOptError
 from boggle_opt.core.geometry import MAX_SIDE, parse_size
@@ -192,7 +193,8 @@ def test_bound_command_bounds_a_class_or_one_line(text: str, order: str | None,
         one_line_error(code, err)
         return
     fields = dict(line.split("\t", 1) for line in out.splitlines() if "\t" in line)
-    assert fields["class"].split() == parse_class(text, make_geometry(2, 2))
+    # one word of 4 letters is a board of 2x2, a letter a cell
+    assert fields["class"].split() == parse_class(class_text(text, (2, 2)), make_geometry(2, 2))
     assert int(fields["bound"]) >= 0
 
 
