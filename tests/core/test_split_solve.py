@@ -9,7 +9,8 @@ from __future__ import annotations
 import itertools
 import random
 import types
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import pytest
 
@@ -18,6 +19,8 @@ from boggle_opt.dictionary.dictionary import Dictionary
 from boggle_opt.proofs.board_classes import letter_mask
 
 from helpers import SOLVER_CASES, brute_force, kernels, random_class, small  # noqa: F401  (small: a fixture)
+
+T = TypeVar("T")
 
 
 def solvers(core: types.SimpleNamespace, d: Dictionary, size: tuple[int, int]) -> tuple[Any, Any]:
@@ -159,6 +162,32 @@ class _Stop(Exception):
     pass
 
 
+def _polled(solver: Any, run: Callable[[], T]) -> tuple[T, int]:
+    """``run()``'s result with a poll that counts its calls, and the count;
+    then ``run()`` again with a poll that raises half-way, which must end it."""
+    calls = [0]
+
+    def poll() -> None:
+        calls[0] += 1
+
+    solver.poll = poll
+    result = run()
+    polled = calls[0]
+    assert polled > 1
+
+    def stop() -> None:
+        calls[0] += 1
+        if calls[0] == polled // 2:
+            raise _Stop
+
+    calls[0] = 0
+    solver.poll = stop
+    with pytest.raises(_Stop):
+        run()
+    solver.poll = None
+    return result, polled
+
+
 @pytest.mark.parametrize("split", [False, True], ids=["whole", "split"])
 def test_poll_is_called_as_a_solve_goes_and_what_it_raises_ends_it(
     core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary], split: bool,
@@ -172,26 +201,9 @@ def test_poll_is_called_as_a_solve_goes_and_what_it_raises_ends_it(
     solver = splitting if split else whole
     masks = [letter_mask(g) for g in buckets.split()] * 2
     expected = sorted(solver.solve(masks, cutoff))
-    calls = [0]
-
-    def poll() -> None:
-        calls[0] += 1
-
-    solver.poll = poll
-    assert sorted(solver.solve(masks, cutoff)) == expected
-    polled = calls[0]
-    assert polled > 1 and polled >= (solver.forces if not split else solver.subclasses)
-
-    def stop() -> None:
-        calls[0] += 1
-        if calls[0] == polled // 2:
-            raise _Stop
-
-    calls[0] = 0
-    solver.poll = stop
-    with pytest.raises(_Stop):
-        solver.solve(masks, cutoff)
-    solver.poll = None
+    boards, polled = _polled(solver, lambda: sorted(solver.solve(masks, cutoff)))
+    assert boards == expected
+    assert polled >= (solver.forces if not split else solver.subclasses)
     assert sorted(solver.solve(masks, cutoff)) == expected
 
 
@@ -205,28 +217,11 @@ def test_poll_is_called_while_a_tree_is_built(
     size, buckets, _ = SOLVER_CASES[1]
     solver, _ = solvers(core, d, size)
     masks = [letter_mask(g) for g in buckets.split()] * 2
-    tree = solver.build(masks)
-    expected = (tree.bound(tree.root), tree.n_nodes)
-    calls = [0]
 
-    def poll() -> None:
-        calls[0] += 1
+    def built() -> tuple[int, int]:
+        tree = solver.build(masks)
+        return tree.bound(tree.root), tree.n_nodes
 
-    solver.poll = poll
-    tree = solver.build(masks)
-    assert (tree.bound(tree.root), tree.n_nodes) == expected
-    polled = calls[0]
-    assert polled > 1
-
-    def stop() -> None:
-        calls[0] += 1
-        if calls[0] == polled // 2:
-            raise _Stop
-
-    calls[0] = 0
-    solver.poll = stop
-    with pytest.raises(_Stop):
-        solver.build(masks)
-    solver.poll = None
-    tree = solver.build(masks)
-    assert (tree.bound(tree.root), tree.n_nodes) == expected
+    expected = built()
+    assert _polled(solver, built)[0] == expected
+    assert built() == expected
