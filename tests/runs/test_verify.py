@@ -310,6 +310,24 @@ def test_workers_use_the_budget_their_records_overstated(
     assert len(four.witness.resolved) == len(one.witness.resolved), (four.witness.resolved, one.witness.resolved)
 
 
+def test_a_proof_of_another_kernel_verifies_with_a_note(proof: Path, tmp_path: Path, run_cli: Run) -> None:
+    """A proof made by another release's kernel is checked as any other; the
+    records re-solved here are solved by this kernel, so their root bounds
+    (which another kernel may compute differently) are not compared, and a
+    note says so within 80 columns."""
+    records = run_records(proof)
+    for rec in records:
+        if rec.get("type") == "start":
+            rec["settings"]["fingerprint"]["kernel"] = "0123456789abcdef"
+    other = _write(tmp_path / "other.jsonl", records)
+    done = _verify(run_cli, other)
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = _unwrapped(done.stdout)
+    assert "# note: the run's kernel version '0123456789abcdef' is not this install's" in text, text
+    assert "so their root bounds were not compared" in text, text
+    assert all(len(line) <= 80 for line in done.stdout.splitlines() if "/" not in line), done.stdout
+
+
 def test_a_worker_killed_while_verify_re_solves_is_replaced(proof: Path, registries: Registries) -> None:
     """``kill -9`` of a worker in the middle of ``--recheck all --jobs 2``: its
     tasks go to a fresh worker (the proofs' runner), and every record is
