@@ -90,7 +90,7 @@ class Termination:
             self.late = signum
             return
         self.received = signum
-        if self.raising:
+        if self.raising and not _importing(frame):
             raise Terminated(signum)
 
     def check(self) -> None:
@@ -114,6 +114,15 @@ class Termination:
 
 #: the handlers' state while ours are installed (None: Python's own)
 _current: Termination | None = None
+
+
+def _importing(frame: FrameType | None) -> bool:
+    """Whether the signal interrupted the import system's own code. An
+    exception raised there can be swallowed: in a weakref callback of a
+    module lock Python printed it as "Exception ignored in ... Traceback"
+    and went on. The signal is then only noted; the driver finds the note
+    at its next step (``check``), and the kernel's ``poll`` at its next call."""
+    return frame is not None and frame.f_code.co_filename.startswith("<frozen importlib")
 
 
 def hold_signals() -> None:
@@ -370,5 +379,6 @@ def poll() -> None:
     class, as a run of several stops with its classes in flight: a class
     of a 4x4 proof can take minutes, and ``--time`` was passed by as much."""
     let_signals_in()
+    check()  # a signal only noted (it came in the middle of an import)
     if _deadline is not None and time.monotonic() >= _deadline:
         raise TimeUp

@@ -113,3 +113,25 @@ def test_a_signal_that_stops_a_search_inside_a_command_stops_the_command() -> No
 
     with pytest.raises(Terminated), on_termination(raising=True):
         search("hillclimb", size="3x3", seconds=30, seed=1, consumers=[_SignalOnImproved()])
+
+
+def test_a_signal_in_the_middle_of_an_import_is_noted_not_raised() -> None:
+    """Raised inside the import system's own code (a weakref callback of a
+    module lock), the exception was swallowed and printed as "Exception
+    ignored in ... Traceback" (a CI run's Ctrl-C 0.3 s into a proof). There
+    the signal is only noted; the run's next check and the kernel's next
+    poll raise it."""
+    from types import SimpleNamespace
+
+    from boggle_opt.signals import poll
+
+    in_import = SimpleNamespace(f_code=SimpleNamespace(co_filename="<frozen importlib._bootstrap>"))
+    with on_termination(raising=True) as seen:
+        handler = signal.getsignal(signal.SIGTERM)
+        assert callable(handler)
+        handler(signal.SIGTERM, in_import)  # noted, not raised
+        with pytest.raises(Terminated):
+            poll()
+        with pytest.raises(Terminated):
+            check()
+    assert seen.status(0) == 143
