@@ -429,7 +429,12 @@ class Driver:
         state = self.state
         with deferred():
             if isinstance(ev, Improved):
-                self._record(ev.board, ev.score)
+                if not self._record(ev.board, ev.score):
+                    # known already (an earlier segment's board that a resumed
+                    # searcher reports again, or a copy's repeat): the run file
+                    # holds it, and writing it again grew a file by all its
+                    # boards at every --resume
+                    return
             elif isinstance(ev, Progress):
                 state.stats = dict(ev.stats)
             for c in self.consumers:

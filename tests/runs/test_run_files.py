@@ -75,6 +75,36 @@ def test_a_junk_tailed_run_file_survives_two_resumes_and_report(proof, cli_env, 
     assert result.returncode == 0, result.stderr
 
 
+def improved_by_segment(path: str) -> list[list[str]]:
+    """The boards of each segment's improved records, in order."""
+    segments: list[list[str]] = []
+    for r in run_records(Path(path)):
+        if r["type"] == "start":
+            segments.append([])
+        elif r["type"] == "improved":
+            segments[-1].append(r["board"])
+    return segments
+
+
+def test_a_resume_writes_only_boards_new_to_the_file(proof, cli_env, tmp_path):
+    """A resumed proof reports its earlier classes' boards again; the file has
+    them, so they are not written again (each --resume added all of them: a
+    finished shard that a cluster requeued grew by its whole list each time)."""
+    records, boards, _ = proof
+    path = write(tmp_path / "run.jsonl", half(records))
+    before = improved_by_segment(path)[0]
+    assert before, "the half proof should hold boards already"
+    for _ in range(2):  # the first finishes the proof, the second finds it complete
+        result = cli(cli_env, "run", "--resume", path, "--progress", "none", "--top", "10000")
+        assert result.returncode == 0, result.stderr
+        assert ranked(result.stdout) == boards
+    first, second, third = improved_by_segment(path)
+    assert first == before
+    assert not set(second) & set(first)
+    assert third == []
+    assert len(set(first) | set(second)) == len(first) + len(second)
+
+
 def test_junk_before_the_last_record_is_an_error_naming_its_line(proof, cli_env, tmp_path):
     records, _, _ = proof
     lines = [json.dumps(r) for r in half(records)]
