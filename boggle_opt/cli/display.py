@@ -36,6 +36,10 @@ PLAIN_WIDTH = 100
 _OWN_WORDS = frozenset({"best", "time left", "boards/s"})
 
 
+def _plural(count: Stat, noun: str) -> str:
+    return noun if count == 1 else noun + "s"
+
+
 def _fmt(value: Stat) -> str:
     if isinstance(value, float):
         return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
@@ -245,7 +249,9 @@ class RichDisplay:
         figures.add_row("elapsed", f"{state.elapsed():.1f} s")
         if not climbing:
             workers = stats.get("workers", 0)
-            figures.add_row("in flight", f"{_fmt(stats.get(proof.IN_FLIGHT, 0))} tasks on {_fmt(workers)} workers")
+            tasks = stats.get(proof.IN_FLIGHT, 0)
+            figures.add_row("in flight", f"{_fmt(tasks)} {_plural(tasks, 'task')} on "
+                            f"{_fmt(workers)} {_plural(workers, 'worker')}")
             figures.add_row("failures", f"{_fmt(stats.get(proof.FAILED, 0))} "
                             f"({_fmt(stats.get('tasks split', 0))} split, {_fmt(stats.get('retries', 0))} retried)")
             figures.add_row("largest tree", f"{_fmt(stats.get('largest tree', 0))} nodes")

@@ -200,6 +200,7 @@ class TaskRunner(Generic[T, R]):
         exhausted = False
         while True:
             window = max(1, self.window_per_worker * self.session.workers)
+            submitted = False
             while self.in_flight < window and (self._first or not exhausted):
                 task = self._next()
                 if task is None:
@@ -207,8 +208,13 @@ class TaskRunner(Generic[T, R]):
                     break
                 self.session.submit(task)
                 self.in_flight += 1
+                submitted = True
             if self.in_flight == 0:
                 return
+            if submitted and isinstance(self.session, InlineSession):
+                # its collect runs a whole task (minutes, for a big class): the
+                # caller's display shows the task in flight first, not none
+                yield None
             outcomes = self.session.collect(self.heartbeat)
             if not outcomes:
                 yield None

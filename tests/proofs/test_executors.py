@@ -428,3 +428,22 @@ def test_a_failing_worker_set_up_is_named_in_one_line() -> None:
         assert session.restarts == 0
     finally:
         session.close()
+
+
+def test_one_job_shows_its_task_in_flight_before_running_it() -> None:
+    """With one job a task runs inside ``collect``, minutes for a big class:
+    the runner first hands its caller a moment (None) with the task counted
+    in flight, so a proof's live panel said '0 tasks' while it ran one."""
+    import dying_tasks
+
+    from boggle_opt.proofs.executor import Done, InlineSession, TaskRunner, WorkerSetup
+
+    runner: TaskRunner[str, str] = TaskRunner(InlineSession(WorkerSetup(dying_tasks.make, (), "t")),
+                                              ["a", "b", "c"])
+    seen: list[tuple[str | None, int]] = []
+    for event in runner.events():
+        seen.append((event.task if isinstance(event, Done) else None, runner.in_flight))
+    assert [task for task, _ in seen if task is not None] == ["a", "b", "c"]
+    assert seen[0] == (None, 2)  # a and b submitted (two a worker), neither run yet
+    # such a moment after each round that submitted a task (c's, once a ran)
+    assert [task for task, _ in seen] == [None, "a", None, "b", "c"]
