@@ -307,7 +307,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
                                f"largest)")
     for name, text in _split(measured, base_mb, ns.worker_memory):
         w.field(name, text)
-    from ..runs.verify import default_budget, shares  # lazy, as in _climb
+    from ..runs.recheck import default_budget, shares  # lazy, as in _climb
 
     hop, resolving, _ = shares(default_budget(solve.total), solve.total)
     w.field("verify", f"by default {_hours(resolving)} CPU re-solving class records (verify --jobs K: in K "

@@ -495,7 +495,7 @@ def add_parser(sub: Any) -> None:
 
 
 def cmd_report(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    from ..runs.verify import Hole
+    from ..runs.proof_facts import Hole
     from .output import wrote
 
     try:

@@ -96,7 +96,8 @@ def add_parser(sub: Any) -> None:
 
 
 def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    from ..runs.verify import Hole, counted, verify_runs
+    from ..runs.proof_facts import Hole
+    from ..runs.verify import counted, verify_runs
 
     try:
         with StatusLine("verify") as status:
@@ -122,7 +123,7 @@ def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
 
 def cmd_merge(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     from ..runs.merge import merge_runs
-    from ..runs.verify import Hole
+    from ..runs.proof_facts import Hole
     from .output import wrote
 
     try:

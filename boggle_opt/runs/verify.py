@@ -21,10 +21,12 @@ it recomputes. In full:
   once over all the files, whole or as pieces whose splits partition it (one
   piece per letter of one cell) and are each recorded once; nothing else is.
 
-And, as independent witnesses that no board was left out of a consistent
-record (``runs.witness``): seeded climbs, the closure of the recorded boards
-under one change, class records re-solved by the compiled kernel within a
-time budget, and one small task solved by the kernel's plain-Python source.
+The proof's facts come from ``runs.proof_facts`` and the coverage check
+from ``runs.coverage``. And, as independent witnesses that no board was
+left out of a consistent record (``runs.witness``, ``runs.recheck``):
+seeded climbs, the closure of the recorded boards under one change, class
+records re-solved by the compiled kernel within a time budget, and one
+small task solved by the kernel's plain-Python source.
 
 The first problem found is raised as a ``Hole`` whose message is one line.
 Memory is two bytes per bucket assignment (4x4: 17 MB) plus the split
@@ -33,19 +35,12 @@ classes, the boards found and the records kept for re-solving.
 
 from __future__ import annotations
 
-import importlib.util
-import itertools
 import json
 import os
 import random
-import sys
-import tempfile
 import time
-import types
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
@@ -53,45 +48,20 @@ if TYPE_CHECKING:
 else:  # imported on first use (boggle_opt.lazy)
     from ..lazy import numpy as np
 
-from ..proofs.board_classes import count_classes
-from ..proofs.class_records import ClassRecordError, RecordChecker
 from ..core.errors import BoggleOptError
-from ..core.geometry import Geometry
-from ..dictionary.dictionary import Dictionary
-from ..registry.dictionaries import load_dictionary
-from .fingerprints import FIELDS, dictionary_fields, kernel_version, recorded_options
-from ..searching.options import make_options
+from ..proofs.class_records import ClassRecordError, RecordChecker
 from ..registry.registries import Registries
+from ..searching.interface import Problem
+from .coverage import coverage
+from .fingerprints import FIELDS
+from .proof_facts import Hole, ProofFacts, Split, VerifyError
+from .recheck import default_budget, kernel_check, shares
 from .records import RunFileError, check_record, numbered_lines
 from .resolving import Resolver, resolve
-from .witness import Chooser, Record, Unrecorded, Witnessed, climbs, closure, hops, in_sets, narrowed
-from ..searching.interface import Problem
+from .witness import Chooser, Record, Unrecorded, Witnessed, climbs, closure, hops
 
-#: a task with at most this many boards is re-solved by scoring every one of them
-BRUTE_MAX = 200_000
-#: at most this many bucket assignments are tracked (two bytes each)
-MAX_ASSIGNMENTS = 1 << 31
-#: assignments tested per numpy step of the coverage pass
-BLOCK = 1 << 16
-#: the re-solving methods, as the summary names them
-BRUTE = "brute force"
-PURE = "the kernel's source as plain Python"
-#: the re-solving budget by default: this share of the proof's recorded CPU ...
-RECHECK_SHARE = 0.02
-#: ... but at least this many seconds (a small proof is re-solved whole)
-RECHECK_FLOOR = 3.0
 #: records kept for the seeded draw of an automatic budget
 RECHECK_KEEP = 4096
-#: the kernel's plain-Python check gets at most this share of the budget
-PURE_SHARE = 0.3
-#: plain Python runs the kernel about this many times slower than the compiled build
-PURE_SLOWDOWN = 60.0
-#: the basin hops' share of the budget (and their most seconds): taken from re-solving.
-#: They never take more than the CPU the proof recorded (at least HOP_FLOOR s):
-#: a budget that large re-solves the whole proof, the complete check.
-HOP_SHARE = 0.25
-HOP_MAX = 60.0
-HOP_FLOOR = 1.0
 #: seeded climbs of the witness, and the best recorded boards whose neighbours are checked
 CLIMBS = 40
 CLOSURE = 2000
@@ -102,14 +72,6 @@ MAX_FILES = 65_000
 Say = Callable[[str, bool], None]
 
 T = TypeVar("T")
-
-
-class Hole(Exception):
-    """What makes a run file not a complete, consistent proof: one line."""
-
-
-class VerifyError(BoggleOptError):
-    """A run file that verify cannot check at all (unreadable, not a bnb proof)."""
 
 
 @dataclass
@@ -223,14 +185,6 @@ class Reservoir(Generic[T]):
         self.seen += 1
 
 
-@dataclass
-class _Split:
-    """The pieces of one class: part key -> where its record is, and its splits."""
-
-    done: dict[str, str] = field(default_factory=dict)
-    splits: dict[str, tuple[list[str], str]] = field(default_factory=dict)
-
-
 def _lines(path: str) -> Generator[tuple[int, dict[str, Any]], None, None]:
     """(line number, checked record) of each line, streamed; a torn last line is skipped."""
     pending: int | None = None  # a line that did not parse: fine only if it is the last
@@ -276,150 +230,6 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def load_pure_core(tmp: Path) -> types.ModuleType | None:
-    """The core's source (``boggle_opt/core/*.py``) loaded as plain Python under
-    another package name, beside the compiled build; None if this install
-    ships no sources."""
-    sources = [f for f in resources.files("boggle_opt.core").iterdir() if f.name.endswith(".py")]
-    if not any(f.name == "branch.py" for f in sources):
-        return None
-    dest = tmp / "boggle_opt_verify_core"
-    dest.mkdir()
-    for f in sources:
-        (dest / f.name).write_bytes(f.read_bytes())
-    name = "boggle_opt_verify_core"
-    spec = importlib.util.spec_from_file_location(name, dest / "__init__.py", submodule_search_locations=[str(dest)])
-    if spec is None or spec.loader is None:
-        return None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-class _Proof:
-    """The run's facts, recomputed from its settings (not from its summary)."""
-
-    def __init__(self, settings: Mapping[str, Any], registries: Registries, wordlist: str | None) -> None:
-        from ..boards import size_geometry
-
-        if settings.get("searcher") != "bnb":
-            raise VerifyError(
-                f"verify checks branch-and-bound proofs; this run file is of searcher "
-                f"{settings.get('searcher')!r}"
-            )
-        recorded = settings.get("fingerprint")
-        if not isinstance(recorded, dict):
-            raise Hole("the run file records no fingerprint (written by an older boggle-opt)")
-        self.fingerprint: dict[str, Any] = recorded
-        searcher: Any = registries.searchers.get("bnb")
-        options = settings.get("options") or {}
-        if not isinstance(options, dict):
-            raise Hole("settings: 'options' is not an object")
-        # typed as recorded; buckets an older run left to since-changed defaults, from its fingerprint
-        opts = make_options("bnb", searcher.Options, recorded_options(searcher, options, recorded))
-        # the registered bnb (its buckets and switch settings), typed loosely:
-        # the package core does not import its plugins
-        self.bnb = searcher(opts)
-        self.option_min_score: int | None = opts.min_score
-        try:
-            self.geometry: Geometry = size_geometry(str(settings.get("size")))
-        except BoggleOptError as exc:
-            raise Hole(f"settings: {exc}") from None
-        self.label, self.buckets = self.bnb.buckets(self.geometry)
-        self.counts = [len(b) for b in self.buckets]
-        self.rule = str(settings.get("rule") or "standard")
-        self.wordlist = wordlist or str(settings.get("wordlist") or "default")
-        self.dictionary: Dictionary = load_dictionary(self.wordlist, self.rule, registries, cache=False)
-        self.scorer = self.dictionary.scorer(self.geometry)
-        computed = {**dictionary_fields(self.dictionary), "size": self.geometry.size, "buckets": self.label}
-        for key, value in computed.items():
-            if recorded.get(key) != value:
-                what = FIELDS.get(key, key)
-                raise Hole(
-                    f"fingerprint: {what} does not match ({key}: {recorded.get(key)!r} recorded, "
-                    f"{value!r} recomputed from {self._source(key)})"
-                )
-        self.min_from = "the min-score option"
-        if self.option_min_score is not None and recorded.get("min_score") != str(self.option_min_score):
-            raise Hole(
-                f"fingerprint: the min score does not match (min_score: {recorded.get('min_score')!r} "
-                f"recorded, {str(self.option_min_score)!r} in the settings' options)"
-            )
-        kernel = kernel_version()
-        self.kernel_note = "" if recorded.get("kernel") == kernel else (
-            f"the run's kernel version {recorded.get('kernel')!r} is not this install's {kernel!r}"
-        )
-        n = self.geometry.n
-        self.weights = [1] * n
-        for i in range(n - 2, -1, -1):
-            self.weights[i] = self.weights[i + 1] * self.counts[i + 1]
-        self.total = self.weights[0] * self.counts[0]
-        if self.total > MAX_ASSIGNMENTS:
-            raise VerifyError(f"{self.geometry.size} with these buckets has {self.total:,} assignments; too many to verify")
-
-    def _source(self, key: str) -> str:
-        return {
-            "wordlist": f"the word list {self.wordlist!r} re-read",
-            "rule": f"the rule {self.rule!r}",
-            "size": "the settings' size",
-            "buckets": "the settings' options",
-        }[key]
-
-    def class_number(self, name: Any, where: str) -> int:
-        """The assignment number of a class name (``"0120..."``), checked."""
-        n = self.geometry.n
-        if not isinstance(name, str) or len(name) != n:
-            raise Hole(f"{where}: class name {str(name)[:40]!r} is not {n} bucket numbers")
-        number = 0
-        for cell, ch in enumerate(name):
-            try:
-                digit = int(ch, 36)
-            except ValueError:
-                raise Hole(f"{where}: class name {name!r} is not {n} bucket numbers") from None
-            if digit >= self.counts[cell]:
-                raise Hole(f"{where}: class {name!r} has bucket {digit} in cell {cell}, which has {self.counts[cell]}")
-            number += digit * self.weights[cell]
-        return number
-
-    def letters(self, name: str, part: str, where: str) -> list[str]:
-        """Each cell's letters in the class ``name`` narrowed by ``part`` (``"4a.1e"``)."""
-        sets = [self.buckets[cell][int(ch, 36)] for cell, ch in enumerate(name)]
-        for cell, letter in self.parse_part(part, where):
-            if letter not in sets[cell]:
-                raise Hole(f"{where}: class {name} part {part!r} fixes cell {cell} to {letter!r}, not a letter it has")
-            sets[cell] = letter
-        return sets
-
-    def parse_part(self, part: str, where: str) -> list[tuple[int, str]]:
-        out: list[tuple[int, str]] = []
-        for piece in part.split(".") if part else []:
-            cell, letter = piece[:-1], piece[-1:]
-            if not (cell.isdigit() and int(cell) < self.geometry.n and "a" <= letter <= "z"):
-                raise Hole(f"{where}: part {part!r} is not cells fixed to letters (e.g. '4a.1e')")
-            out.append((int(cell), letter))
-        if len({c for c, _ in out}) != len(out):
-            raise Hole(f"{where}: part {part!r} fixes a cell twice")
-        return out
-
-    def canonical_mask(self, numbers: np.ndarray) -> np.ndarray:
-        """Which assignment numbers are the smallest of their symmetry images,
-        computed digit by digit from the board's symmetries."""
-        digits = [(numbers // w) % c for w, c in zip(self.weights, self.counts)]
-        keep = np.ones(len(numbers), dtype=bool)
-        for perm in self.geometry.symmetries[1:]:
-            image = np.zeros(len(numbers), dtype=np.int64)
-            for i, src in enumerate(perm):  # image[i] = cls[perm[i]]
-                image += digits[src] * self.weights[i]
-            keep &= numbers <= image
-        return keep
-
-    def name_of(self, number: int) -> str:
-        return "".join(
-            "0123456789abcdefghijklmnopqrstuvwxyz"[(number // w) % c] for w, c in zip(self.weights, self.counts)
-        )
-
-
 def verify_run(path: str, registries: Registries, recheck: int | None = -1, seed: int = 1,
                wordlist: str | None = None) -> Verified:
     """Check the proof in one run file (see ``verify_runs``)."""
@@ -429,11 +239,11 @@ def verify_run(path: str, registries: Registries, recheck: int | None = -1, seed
 class _Reader:
     """What the records of all the files add up to, checked as they stream by."""
 
-    def __init__(self, proof: _Proof, n_files: int, keep: int | None, seed: int) -> None:
+    def __init__(self, proof: ProofFacts, n_files: int, keep: int | None, seed: int) -> None:
         self.proof = proof
         # per assignment: 0 none, else the number (1-based) of the file that recorded it whole
         self.whole = np.zeros(proof.total, dtype=np.uint16)
-        self.split: dict[int, _Split] = {}
+        self.split: dict[int, Split] = {}
         self.failed: dict[str, str] = {}
         self.found: dict[str, int] = {}  # canonical boards of the class records: score
         self.reported: list[tuple[str, int, str]] = []  # other reported boards: board, score, where
@@ -521,7 +331,7 @@ class _Reader:
             into = cp.get("into")
             if not (isinstance(into, list) and all(isinstance(k, str) for k in into)):
                 raise Hole(f"{where}: the split of class {name}'s pieces are not a list of part names")
-            entry = self.split.setdefault(num, _Split())
+            entry = self.split.setdefault(num, Split())
             if part in entry.splits:
                 raise Hole(f"{where}: class {name} piece {part or '(whole)'} split twice (first at {entry.splits[part][1]})")
             entry.splits[part] = (into, where)
@@ -533,7 +343,7 @@ class _Reader:
         except ClassRecordError as exc:
             raise Hole(str(exc)) from None
         if part:
-            entry = self.split.setdefault(num, _Split())
+            entry = self.split.setdefault(num, Split())
             if part in entry.done:
                 raise Hole(f"{where}: class {name} piece {part} recorded twice (first at {entry.done[part]})")
             entry.done[part] = where
@@ -664,8 +474,8 @@ def verify_runs(
     """Check the proof in the run files ``paths`` (one run, or its shards);
     raise ``Hole`` at the first problem. ``recheck``: how many class records
     to re-solve (-1: as many as ``budget`` seconds allow, by default
-    ``RECHECK_SHARE`` of the proof's recorded CPU and at least
-    ``RECHECK_FLOOR``; None: every one). ``progress`` hears what is being
+    ``recheck.RECHECK_SHARE`` of the proof's recorded CPU and at least
+    ``recheck.RECHECK_FLOOR``; None: every one). ``progress`` hears what is being
     checked: each step's text, and ``update`` True for progress within it
     (a big proof takes minutes). ``jobs`` > 1: records are re-solved in that
     many worker processes (the budget is their CPU, summed)."""
@@ -678,7 +488,7 @@ def verify_runs(
     # each file's start record first, the file closed again: a campaign's
     # thousands of shards are never open at once (a process may open ~1,024)
     heads = [(path, _start(path)) for path in paths]
-    proof = _Proof(heads[0][1]["settings"], registries, wordlist)
+    proof = ProofFacts(heads[0][1]["settings"], registries, wordlist)
     for path, start in heads[1:]:
         _same_proof(heads[0][0], heads[0][1]["settings"], path, start["settings"])
     shards = _shards([(path, start["settings"]) for path, start in heads])
@@ -703,7 +513,7 @@ def verify_runs(
     if min_score is None:
         raise Hole("no setup record: the proof never started")
     reader.check_reported()
-    classes, pieces = _coverage(proof, reader)
+    classes, pieces = coverage(proof, reader.whole, reader.split, reader.failed, len(reader.names) > 1)
     best = sorted(reader.found.items(), key=lambda bs: (-bs[1], bs[0]))
     reader.check_finishes()
     result = Verified(
@@ -739,20 +549,7 @@ def _same_proof(first: str, settings: Mapping[str, Any], path: str, other: Mappi
                        f"{str(theirs.get(key))[:40]!r}, not {str(mine.get(key))[:40]!r})")
 
 
-def shares(budget: float, cpu: float) -> tuple[float, float, float]:
-    """A witness budget's seconds for the basin hops, the re-solving and the
-    plain-Python kernel check (at most), for a proof that recorded ``cpu``."""
-    hop = min(HOP_SHARE * budget, HOP_MAX, max(HOP_FLOOR, cpu))
-    rest = budget - hop  # the hops' share comes out of it
-    return hop, rest - PURE_SHARE * rest, PURE_SHARE * rest
-
-
-def default_budget(cpu: float) -> float:
-    """verify's witness budget for a proof that recorded ``cpu`` seconds of classes."""
-    return max(RECHECK_FLOOR, RECHECK_SHARE * cpu)
-
-
-def _witness(proof: _Proof, reader: _Reader, result: Verified, recheck: int | None, seed: int,
+def _witness(proof: ProofFacts, reader: _Reader, result: Verified, recheck: int | None, seed: int,
              say: Say, jobs: int) -> None:
     """Climbs, closure, re-solving and the kernel check (``runs.witness``)."""
     min_score = result.min_score
@@ -779,7 +576,9 @@ def _witness(proof: _Proof, reader: _Reader, result: Verified, recheck: int | No
         count = recheck if recheck is not None and recheck > 0 else None
         resolve(chosen, args, resolver, witnessed, limit, count, jobs, say)
         say("one task solved again without the compiled kernel", False)
-        _kernel_check(proof, chosen, min_score, max(pure_budget, 1.0), result)
+        method, label = kernel_check(proof, chosen, min_score, max(pure_budget, 1.0))
+        result.methods[method] = result.methods.get(method, 0) + 1
+        witnessed.kernel_check = label
     except Unrecorded as exc:
         raise Hole(str(exc)) from None
 
@@ -788,145 +587,3 @@ def _silent(text: str, update: bool) -> None:
     """No progress to tell."""
 
 
-def _coverage(proof: _Proof, reader: _Reader) -> tuple[int, int]:
-    """Every canonical class recorded exactly once, whole or in pieces that
-    partition it, and nothing else; (classes, pieces)."""
-    recorded, split, failed = reader.whole, reader.split, reader.failed
-    has_pieces = np.zeros(proof.total, dtype=bool)
-    if split:
-        has_pieces[np.fromiter(split, dtype=np.int64, count=len(split))] = True
-    canonical = pieces = 0
-    for begin in range(0, proof.total, BLOCK):
-        numbers = np.arange(begin, min(begin + BLOCK, proof.total), dtype=np.int64)
-        canon = proof.canonical_mask(numbers)
-        rec = recorded[begin:begin + len(numbers)] > 0
-        cut = has_pieces[begin:begin + len(numbers)]
-        canonical += int(canon.sum())
-        problems = (~canon & (rec | cut)) | (canon & ~rec & ~cut) | (rec & cut)
-        # split classes are checked piece by piece, in class order with the rest
-        for num in np.flatnonzero(cut & canon & ~rec).tolist():
-            problems[num] = _pieces_hole(proof, begin + num, split[begin + num]) is not None
-        bad = np.flatnonzero(problems)
-        if len(bad):
-            num = begin + int(bad[0])
-            name = proof.name_of(num)
-            letters = " ".join(proof.letters(name, "", "class"))
-            if not canon[bad[0]]:
-                raise Hole(f"class {name} ({letters}) is recorded but is not canonical (a symmetric image of it is)")
-            if rec[bad[0]] and cut[bad[0]]:
-                raise Hole(f"class {name} ({letters}) is recorded whole and in pieces")
-            if not cut[bad[0]]:
-                reason = f" (its task failed: {failed[name]})" if name in failed else ""
-                files = " in any of the files" if len(reader.names) > 1 else ""
-                raise Hole(f"class {name} ({letters}) is missing: no record of it{files}{reason}")
-            hole = _pieces_hole(proof, num, split[num])
-            raise Hole(str(hole))
-    for entry in split.values():
-        pieces += len(entry.done)
-    expected = count_classes(proof.geometry, proof.counts)
-    if canonical != expected:  # two independent counts of the class space
-        raise Hole(f"the class space has {canonical:,} canonical classes here but {expected:,} by Burnside's lemma")
-    return canonical, pieces
-
-
-def _pieces_hole(proof: _Proof, num: int, entry: _Split) -> str | None:
-    """What is wrong with a split class's pieces, or None: from the whole
-    class down, each piece is either recorded solved or split into one piece
-    per letter of one of its cells with several letters; every record is
-    reached."""
-    name = proof.name_of(num)
-    reached: set[str] = set()
-    stack = [""]
-    while stack:
-        key = stack.pop()
-        reached.add(key)
-        label = f"class {name} piece {key or '(whole)'}"
-        if key in entry.done:
-            if key in entry.splits:
-                return f"{label} is recorded solved ({entry.done[key]}) and split ({entry.splits[key][1]})"
-            continue
-        if key not in entry.splits:
-            return f"{label} is missing: it is split off but never solved"
-        into, line = entry.splits[key]
-        sets = proof.letters(name, key, line)
-        prefix = key + "." if key else ""
-        cells = set()
-        letters: list[str] = []
-        for child in into:
-            if not child.startswith(prefix) or "." in child[len(prefix):]:
-                return f"{label}: its split ({line}) names {child!r}, not one more fixed cell"
-            (cell, letter), = proof.parse_part(child[len(prefix):], line)
-            cells.add(cell)
-            letters.append(letter)
-        if len(cells) != 1 or len(sets[min(cells)]) < 2 or sorted(letters) != sorted(sets[min(cells)]):
-            return (f"{label}: its split ({line}) into {into} is not one piece per letter of one cell "
-                    f"with several letters")
-        stack.extend(into)
-    stray = sorted((set(entry.done) | set(entry.splits)) - reached)
-    if stray:
-        line = entry.done.get(stray[0]) or entry.splits[stray[0]][1]
-        return f"class {name} piece {stray[0]} is recorded ({line}) but no split of the class leads to it"
-    return None
-
-
-def _kernel_check(proof: _Proof, chosen: list[Record], min_score: int, budget: float, result: Verified) -> None:
-    """One small task solved again without the compiled kernel: by scoring
-    every board if it has few, else by the kernel's source as plain Python
-    (a piece of a record cut down to about ``budget`` seconds of it)."""
-    geometry = proof.geometry
-    # a record with boards if there is one: a check that finds nothing proves less
-    record = min(chosen, key=lambda r: (not r.boards, r.seconds, r.where))
-    n_boards = 1
-    for s in record.sets:
-        n_boards *= len(s)
-    if n_boards <= BRUTE_MAX:
-        method = BRUTE
-        sets, part = record.sets, record.part
-        found = {geometry.canonical(b) for b in map("".join, itertools.product(*sets))
-                 if proof.scorer.score(b) >= min_score}
-    else:
-        method = PURE
-        factor = record.seconds * PURE_SLOWDOWN / budget
-        part, sets = (record.part, record.sets) if factor <= 1 else narrowed(record, factor, geometry, random.Random(0))
-        with tempfile.TemporaryDirectory() as tmp:
-            try:
-                solve = _pure_solver(proof, Path(tmp), min_score)
-                found = {geometry.canonical(b) for b in solve(sets)}
-            finally:
-                sys.modules.pop("boggle_opt_verify_core", None)
-    want = {b for b in record.boards if in_sets(b, sets, geometry)}
-    label = record.label if part == record.part else f"{record.label}, its piece {part}"
-    if found != want:
-        missing = sorted(found - want)
-        detail = (f"board {missing[0]} is not in the record" if missing
-                  else f"the recorded board {sorted(want - found)[0]} is not found")
-        raise Hole(f"recheck: {label} re-solved by {method} gives {len(found)} boards >= {min_score}, "
-                   f"the record {len(want)}: {detail}")
-    result.methods[method] = result.methods.get(method, 0) + 1
-    result.witness.kernel_check = label
-
-
-def _pure_solver(proof: _Proof, tmp: Path, min_score: int) -> Callable[[list[str]], list[str]]:
-    core = load_pure_core(tmp)
-    if core is None:
-        raise VerifyError(
-            "--recheck: this install has no core sources to run as plain Python, and a sampled "
-            "class is too big to brute force; use --recheck 0"
-        )
-    trie_mod = importlib.import_module(f"{core.__name__}.trie")
-    branch = importlib.import_module(f"{core.__name__}.branch")
-    geo = importlib.import_module(f"{core.__name__}.geometry")
-    scorer_mod = importlib.import_module(f"{core.__name__}.scorer")
-    d = proof.dictionary
-    trie = trie_mod.PackedTrie(d.keys, d.points)
-    g = geo.Geometry(proof.geometry.cols, proof.geometry.rows)
-    solver = branch.ClassSolver(trie, g)
-    scorer = scorer_mod.Scorer(trie, g)
-    switch_pct, switch_score = proof.bnb.switch_settings(proof.geometry)
-
-    def solve(sets: list[str]) -> list[str]:
-        masks = [sum(1 << (ord(ch) - 97) for ch in s) for s in sets]
-        candidates = solver.solve(masks, min_score, switch_pct, switch_score, 0.0)
-        return [b for b in candidates if scorer.score(b) >= min_score]
-
-    return solve

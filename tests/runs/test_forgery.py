@@ -24,7 +24,8 @@ import pytest
 
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.registry.registries import Registries
-from boggle_opt.runs.verify import Hole, VerifyError, verify_runs
+from boggle_opt.runs.proof_facts import Hole, VerifyError
+from boggle_opt.runs.verify import verify_runs
 from helpers import records as run_records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]

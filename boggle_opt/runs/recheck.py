@@ -1,0 +1,138 @@
+"""What verify spends its witness budget on besides reading: the budget's
+default and its shares (basin hops, re-solving, the plain-Python check), and
+the one small task solved again without the compiled kernel, by brute force
+or by the kernel's own source run as plain Python.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import itertools
+import random
+import sys
+import tempfile
+import types
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+
+from .proof_facts import Hole, ProofFacts, VerifyError
+from .witness import Record, in_sets, narrowed
+
+#: a task with at most this many boards is re-solved by scoring every one of them
+BRUTE_MAX = 200_000
+#: the re-solving methods, as the summary names them
+BRUTE = "brute force"
+PURE = "the kernel's source as plain Python"
+#: the re-solving budget by default: this share of the proof's recorded CPU ...
+RECHECK_SHARE = 0.02
+#: ... but at least this many seconds (a small proof is re-solved whole)
+RECHECK_FLOOR = 3.0
+#: the kernel's plain-Python check gets at most this share of the budget
+PURE_SHARE = 0.3
+#: plain Python runs the kernel about this many times slower than the compiled build
+PURE_SLOWDOWN = 60.0
+#: the basin hops' share of the budget (and their most seconds): taken from re-solving.
+#: They never take more than the CPU the proof recorded (at least HOP_FLOOR s):
+#: a budget that large re-solves the whole proof, the complete check.
+HOP_SHARE = 0.25
+HOP_MAX = 60.0
+HOP_FLOOR = 1.0
+
+
+def shares(budget: float, cpu: float) -> tuple[float, float, float]:
+    """A witness budget's seconds for the basin hops, the re-solving and the
+    plain-Python kernel check (at most), for a proof that recorded ``cpu``."""
+    hop = min(HOP_SHARE * budget, HOP_MAX, max(HOP_FLOOR, cpu))
+    rest = budget - hop  # the hops' share comes out of it
+    return hop, rest - PURE_SHARE * rest, PURE_SHARE * rest
+
+
+def default_budget(cpu: float) -> float:
+    """verify's witness budget for a proof that recorded ``cpu`` seconds of classes."""
+    return max(RECHECK_FLOOR, RECHECK_SHARE * cpu)
+
+
+def load_pure_core(tmp: Path) -> types.ModuleType | None:
+    """The core's source (``boggle_opt/core/*.py``) loaded as plain Python under
+    another package name, beside the compiled build; None if this install
+    ships no sources."""
+    sources = [f for f in resources.files("boggle_opt.core").iterdir() if f.name.endswith(".py")]
+    if not any(f.name == "branch.py" for f in sources):
+        return None
+    dest = tmp / "boggle_opt_verify_core"
+    dest.mkdir()
+    for f in sources:
+        (dest / f.name).write_bytes(f.read_bytes())
+    name = "boggle_opt_verify_core"
+    spec = importlib.util.spec_from_file_location(name, dest / "__init__.py", submodule_search_locations=[str(dest)])
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def kernel_check(proof: ProofFacts, chosen: list[Record], min_score: int, budget: float) -> tuple[str, str]:
+    """One small task solved again without the compiled kernel: by scoring
+    every board if it has few, else by the kernel's source as plain Python
+    (a piece of a record cut down to about ``budget`` seconds of it); the
+    method and what it solved, for the summary."""
+    geometry = proof.geometry
+    # a record with boards if there is one: a check that finds nothing proves less
+    record = min(chosen, key=lambda r: (not r.boards, r.seconds, r.where))
+    n_boards = 1
+    for s in record.sets:
+        n_boards *= len(s)
+    if n_boards <= BRUTE_MAX:
+        method = BRUTE
+        sets, part = record.sets, record.part
+        found = {geometry.canonical(b) for b in map("".join, itertools.product(*sets))
+                 if proof.scorer.score(b) >= min_score}
+    else:
+        method = PURE
+        factor = record.seconds * PURE_SLOWDOWN / budget
+        part, sets = (record.part, record.sets) if factor <= 1 else narrowed(record, factor, geometry, random.Random(0))
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                solve = _pure_solver(proof, Path(tmp), min_score)
+                found = {geometry.canonical(b) for b in solve(sets)}
+            finally:
+                sys.modules.pop("boggle_opt_verify_core", None)
+    want = {b for b in record.boards if in_sets(b, sets, geometry)}
+    label = record.label if part == record.part else f"{record.label}, its piece {part}"
+    if found != want:
+        missing = sorted(found - want)
+        detail = (f"board {missing[0]} is not in the record" if missing
+                  else f"the recorded board {sorted(want - found)[0]} is not found")
+        raise Hole(f"recheck: {label} re-solved by {method} gives {len(found)} boards >= {min_score}, "
+                   f"the record {len(want)}: {detail}")
+    return method, label
+
+
+def _pure_solver(proof: ProofFacts, tmp: Path, min_score: int) -> Callable[[list[str]], list[str]]:
+    core = load_pure_core(tmp)
+    if core is None:
+        raise VerifyError(
+            "--recheck: this install has no core sources to run as plain Python, and a sampled "
+            "class is too big to brute force; use --recheck 0"
+        )
+    trie_mod = importlib.import_module(f"{core.__name__}.trie")
+    branch = importlib.import_module(f"{core.__name__}.branch")
+    geo = importlib.import_module(f"{core.__name__}.geometry")
+    scorer_mod = importlib.import_module(f"{core.__name__}.scorer")
+    d = proof.dictionary
+    trie = trie_mod.PackedTrie(d.keys, d.points)
+    g = geo.Geometry(proof.geometry.cols, proof.geometry.rows)
+    solver = branch.ClassSolver(trie, g)
+    scorer = scorer_mod.Scorer(trie, g)
+    switch_pct, switch_score = proof.bnb.switch_settings(proof.geometry)
+
+    def solve(sets: list[str]) -> list[str]:
+        masks = [sum(1 << (ord(ch) - 97) for ch in s) for s in sets]
+        candidates = solver.solve(masks, min_score, switch_pct, switch_score, 0.0)
+        return [b for b in candidates if scorer.score(b) >= min_score]
+
+    return solve
