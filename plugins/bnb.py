@@ -69,6 +69,12 @@ MAX_SWITCH = 1e6
 #: first instead of last on some worker. More (4x4 with 2 corner buckets:
 #: 1.07 million) come lazily in the fixed shuffled order of ``ClassSpace``
 COST_ORDER_MAX = 100_000
+#: a new proof of boards of this many cells or more starts with a note of its
+#: scale: 4x4 takes hundreds of CPU-hours (docs/benchmarks.md), which a user
+#: trying ``--size 4x4`` would otherwise learn from the ETA, minutes later
+BIG_PROOF_CELLS = 16
+#: 4x4's classes under the default buckets, the yardstick bigger proofs are given in
+CLASSES_4X4 = 67_257
 
 
 class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
@@ -206,6 +212,22 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             "min_score": "a hill climb's best" if min_score is None else str(min_score),
             "kernel": kernel_version(),
         }
+
+    def start_notes(self, problem: Problem) -> list[str]:
+        """What to know before a new proof starts: its scale, if it is big."""
+        geometry = problem.geometry
+        if geometry.n < BIG_PROOF_CELLS or self.options.shard:
+            return []
+        _, buckets = self.buckets(geometry)
+        classes = count_classes(geometry, [len(b) for b in buckets])
+        size = geometry.size
+        if (geometry.cols, geometry.rows) == (4, 4):
+            scale = f"a 4x4 proof takes hundreds of CPU-hours ({classes:,} classes)"
+        else:
+            scale = (f"a {size} proof has {classes:,} classes (a 4x4 proof, {CLASSES_4X4:,} under the "
+                     "default buckets, takes hundreds of CPU-hours)")
+        return [f"{scale}; `boggle-opt plan --size {size}` estimates it from a sample, and "
+                "--shard K/N spreads it over machines (docs/campaigns.md)"]
 
     def check_resumed(self, problem: Problem) -> list[str]:
         """The records of the run being resumed, checked before it writes

@@ -191,8 +191,10 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     with ExitStack() as held:
         spec = run_spec(ns, regs, held)
         run = spec.prepare(regs)
-        for note in run.notes:
-            print(f"{PROG}: note: {note}", file=sys.stderr)
+        style = ns.progress or ("rich" if sys.stderr.isatty() else "plain")
+        if style != "jsonl":  # under --progress jsonl, stderr is JSON lines for a program
+            for note in run.notes:
+                print(f"{PROG}: note: {note}", file=sys.stderr)
         problem = run.problem
         consumers: list[Consumer] = []
         writer: RunFileWriter | None = None
@@ -207,7 +209,6 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
             # run before the display starts
             writer = RunFileWriter(path, run.record, run.word_count, resume=ns.resume is not None)
             consumers.append(writer)
-        style = ns.progress or ("rich" if sys.stderr.isatty() else "plain")
         title = f"{spec.name} · {problem.dictionary.rule.name} · {spec.size} · {problem.dictionary.label}"
         # boards as the results list them: canonical, unless fixed cells keep them as found
         form = (lambda board: board) if spec.constraints.fix else problem.geometry.canonical

@@ -306,7 +306,9 @@ class RunSpec:
             check = getattr(searcher, "check_resumed", None)
             notes = tuple(str(n) for n in check(problem)) if callable(check) else ()
         else:
-            notes = ()
+            # a searcher's word before a new run starts (bnb: a big proof's scale)
+            start = getattr(searcher, "start_notes", None)
+            notes = tuple(str(n) for n in start(problem)) if callable(start) else ()
         return PreparedRun(
             spec=self,
             searcher=searcher,

@@ -450,3 +450,35 @@ def test_a_one_point_best_board_says_point(run_cli: Cli) -> None:
     r = run_cli("run", "--fix", "zzaq", "--size", "2x2", "--evals", "1", "--progress", "none")
     assert r.returncode == 0, r.stderr
     assert "\nbest board (1 point):\n" in r.stdout, r.stdout
+
+
+# -- a big proof says its scale before it starts ----------------------------------
+
+
+def test_a_4x4_proof_says_its_scale_before_it_starts(run_cli: Cli, tmp_path: Path) -> None:
+    """A user trying `--size 4x4` learnt that it takes hundreds of CPU-hours
+    only from the ETA, once the first class (minutes) had finished."""
+    args = ["run", "--searcher", "bnb", "--size", "4x4", "--time", "1", "-o", "climb-seconds", "0.1",
+            "--progress", "none"]
+    result = run_cli(*args, "--out", str(tmp_path / "p.jsonl"))
+    assert result.returncode == 3, result.stderr  # stopped by its budget, the proof incomplete
+    notes = [line for line in result.stderr.splitlines() if line.startswith("boggle-opt: note:")]
+    assert len(notes) == 1, result.stderr
+    assert "hundreds of CPU-hours (67,257 classes)" in notes[0]
+    assert "`boggle-opt plan --size 4x4`" in notes[0] and "--shard K/N" in notes[0]
+    # said once, when the proof starts: not again on --resume, nor for a shard
+    again = run_cli("run", "--resume", str(tmp_path / "p.jsonl"), "--time", "1", "--progress", "none")
+    assert "note: a 4x4 proof" not in again.stderr
+    shard = run_cli(*args, "--shard", "1/400", "--out", str(tmp_path / "s.jsonl"))
+    assert "note: a 4x4 proof" not in shard.stderr
+    # under --progress jsonl stderr is JSON lines for a program: no note in them
+    jsonl = run_cli(*args[:-1], "jsonl")
+    assert jsonl.returncode == 3, jsonl.stderr
+    for line in jsonl.stderr.splitlines():
+        json.loads(line)
+
+
+def test_a_small_proof_starts_without_a_note(run_cli: Cli) -> None:
+    result = run_cli(*PROOF_2X2, "--progress", "none")
+    assert result.returncode == 0, result.stderr
+    assert "note:" not in result.stderr
