@@ -200,7 +200,6 @@ class TaskRunner(Generic[T, R]):
         exhausted = False
         while True:
             window = max(1, self.window_per_worker * self.session.workers)
-            submitted = False
             while self.in_flight < window and (self._first or not exhausted):
                 task = self._next()
                 if task is None:
@@ -208,13 +207,8 @@ class TaskRunner(Generic[T, R]):
                     break
                 self.session.submit(task)
                 self.in_flight += 1
-                submitted = True
             if self.in_flight == 0:
                 return
-            if submitted and isinstance(self.session, InlineSession):
-                # its collect runs a whole task (minutes, for a big class): the
-                # caller's display shows the task in flight first, not none
-                yield None
             outcomes = self.session.collect(self.heartbeat)
             if not outcomes:
                 yield None
@@ -253,6 +247,8 @@ class InlineSession:
         self.setup = setup
         self.context: TaskContext | None = None
         self.queue: deque[Any] = deque()
+        #: tasks were submitted since the last collect
+        self.submitted = False
 
     @property
     def workers(self) -> int:
@@ -260,9 +256,16 @@ class InlineSession:
 
     def submit(self, task: Any) -> None:
         self.queue.append(task)
+        self.submitted = True
 
     def collect(self, timeout: float) -> list[Done[Any, Any] | Lost[Any]]:
         if not self.queue:
+            return []
+        if self.submitted:
+            # nothing done yet, once after a submit: a collect runs a whole
+            # task (minutes, for a big class), and the caller's display then
+            # shows the tasks in flight, not none
+            self.submitted = False
             return []
         self.context = self.context or self.setup.factory(*self.setup.args)
         task = self.queue.popleft()

@@ -432,8 +432,9 @@ def test_a_failing_worker_set_up_is_named_in_one_line() -> None:
 
 def test_one_job_shows_its_task_in_flight_before_running_it() -> None:
     """With one job a task runs inside ``collect``, minutes for a big class:
-    the runner first hands its caller a moment (None) with the task counted
-    in flight, so a proof's live panel said '0 tasks' while it ran one."""
+    the session's first collect after a submit returns nothing, so the runner
+    hands its caller a moment (None) with the task counted in flight (a
+    proof's live panel said '0 tasks' while it ran one)."""
     import dying_tasks
 
     from boggle_opt.proofs.executor import Done, InlineSession, TaskRunner, WorkerSetup
