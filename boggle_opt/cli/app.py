@@ -192,7 +192,7 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         spec = run_spec(ns, regs, held)
         run = spec.prepare(regs)
         style = ns.progress or ("rich" if sys.stderr.isatty() else "plain")
-        if style != "jsonl":  # under --progress jsonl, stderr is JSON lines for a program
+        if style != "jsonl":  # under --progress jsonl, stderr is JSON lines: notes are records there
             for note in run.notes:
                 print(f"{PROG}: note: {note}", file=sys.stderr)
         problem = run.problem
@@ -213,7 +213,7 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         # boards as the results list them: canonical, unless fixed cells keep them as found
         form = (lambda board: board) if spec.constraints.fix else problem.geometry.canonical
         display = make_display(style, title, problem.geometry.grid, sys.stderr, run.word_count,
-                               every=ns.progress_every, form=form)
+                               every=ns.progress_every, form=form, notes=run.notes)
         if display is not None:
             consumers.append(display)
         driver = run.driver(consumers)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..proofs import outcome as proof
 from ..searching.driver import Consumer, RunState
-from ..runs.events import event_record, finish_record, progress_record, start_record
+from ..runs.events import event_record, finish_record, note_record, progress_record, start_record
 from ..runs.records import describe_stop
 from ..searching.interface import Event, Progress, Stat
 
@@ -344,7 +344,9 @@ class PlainProgress:
 
 class JsonlProgress:
     """The run file's records (``events``) as JSON lines; progress at most
-    ``per_second`` times a second."""
+    ``per_second`` times a second. Notes are ``note`` records: ``notes``, the
+    command's own (said before the run starts), after ``start``, and the run's
+    as they come, so a program reading the stream misses none of them."""
 
     def __init__(
         self,
@@ -352,12 +354,15 @@ class JsonlProgress:
         per_second: float = 1 / JSONL_EVERY,
         word_count: Callable[[str], int] | None = None,
         top: int = 50,
+        notes: Sequence[str] = (),
     ) -> None:
         self.out = out
         self.gap = 1.0 / per_second
         self.word_count = word_count
         self.top = top
+        self.notes = tuple(notes)
         self._last = -1e9
+        self._said = 0  # of the run's notes (state.notes)
 
     def _write(self, record: Mapping[str, Any]) -> None:
         self.out.write(json.dumps(record) + "\n")
@@ -365,8 +370,18 @@ class JsonlProgress:
 
     def start(self, state: RunState) -> None:
         self._write(start_record(state, state.settings))
+        for note in self.notes:
+            self._write(note_record(note, state))
+        self._said = 0
+        self._new_notes(state)
+
+    def _new_notes(self, state: RunState) -> None:
+        for note in state.notes[self._said:]:
+            self._write(note_record(note, state))
+        self._said = len(state.notes)
 
     def event(self, event: Event, state: RunState) -> None:
+        self._new_notes(state)
         record = event_record(event, state)
         if record is not None:
             self._write(record)
@@ -375,6 +390,7 @@ class JsonlProgress:
             self._write(progress_record(state, event))
 
     def finish(self, state: RunState) -> None:
+        self._new_notes(state)
         # without a word counter (a display made by hand), words are left at -1
         self._write(finish_record(state, self.word_count or (lambda board: -1), self.top))
 
@@ -387,11 +403,14 @@ def make_display(
     word_count: Callable[[str], int] | None = None,
     every: float | None = None,
     form: Callable[[str], str] = str,
+    notes: Sequence[str] = (),
 ) -> Consumer | None:
     """The consumer for ``--progress STYLE`` (None for ``none``); ``every``:
     seconds between plain lines or jsonl progress records (``--progress-every``);
     ``form``: a board as the results list it (its canonical form), so the
-    panel draws the best board as the results' grid does, not a rotation of it."""
+    panel draws the best board as the results' grid does, not a rotation of it;
+    ``notes``: the command's notes, which jsonl writes as records (the other
+    styles leave them to the command, which prints them before the run)."""
     if style == "rich":
         from rich.console import Console
 
@@ -399,5 +418,6 @@ def make_display(
     if style == "plain":
         return PlainProgress(out, PLAIN_EVERY if every is None else every, form)
     if style == "jsonl":
-        return JsonlProgress(out, 1 / (JSONL_EVERY if every is None else every), word_count=word_count)
+        return JsonlProgress(out, 1 / (JSONL_EVERY if every is None else every), word_count=word_count,
+                             notes=notes)
     return None

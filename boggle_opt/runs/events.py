@@ -8,6 +8,9 @@ segment started) and ``evaluations`` (boards scored in the segment), plus:
 - ``improved``: ``board``, ``score``;
 - ``checkpoint``: ``record`` (the searcher's own JSON state; bnb's names a class);
 - ``progress``: ``stats`` (the searcher's latest figures, may be empty);
+- ``note``: ``text``, what the command line prints as a note (a big proof's
+  scale, what a resume repaired, a lost worker); ``--progress jsonl`` only,
+  the run file keeps none (its ``finish`` record lists the run's own);
 - ``finish``: ``stop_reason``, ``best_score``, ``best_board``, ``best`` (the
   best boards, canonical, as ``{board, score, words}``), and for a proof
   first ``proof`` (``boggle_opt.proofs.outcome.ProofOutcome``: complete or not, the
@@ -52,6 +55,10 @@ def event_record(event: Event, state: RunState) -> dict[str, Any] | None:
     if isinstance(event, Checkpoint):
         return {**_base("checkpoint", state), "record": dict(event.record)}
     return None
+
+
+def note_record(text: str, state: RunState) -> dict[str, Any]:
+    return {**_base("note", state), "text": text}
 
 
 def progress_record(state: RunState, event: Event | None = None) -> dict[str, Any]:

@@ -471,11 +471,16 @@ def test_a_4x4_proof_says_its_scale_before_it_starts(run_cli: Cli, tmp_path: Pat
     assert "note: a 4x4 proof" not in again.stderr
     shard = run_cli(*args, "--shard", "1/400", "--out", str(tmp_path / "s.jsonl"))
     assert "note: a 4x4 proof" not in shard.stderr
-    # under --progress jsonl stderr is JSON lines for a program: no note in them
+    # under --progress jsonl stderr is JSON lines for a program: the note is a
+    # record there, after the start record, and nothing else is printed
     jsonl = run_cli(*args[:-1], "jsonl")
     assert jsonl.returncode == 3, jsonl.stderr
-    for line in jsonl.stderr.splitlines():
-        json.loads(line)
+    records = [json.loads(line) for line in jsonl.stderr.splitlines()]
+    assert records[0]["type"] == "start"
+    said = [r for r in records if r["type"] == "note"]
+    assert len(said) == 1 and said[0] == records[1], records[:3]
+    assert "hundreds of CPU-hours (67,257 classes)" in said[0]["text"]
+    assert {"elapsed", "evaluations"} <= said[0].keys()
 
 
 def test_a_small_proof_starts_without_a_note(run_cli: Cli) -> None:

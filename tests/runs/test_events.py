@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 
+from boggle_opt.cli.display import JsonlProgress
 from boggle_opt.runs import events
+from boggle_opt.searching.driver import Budget, RunState
+from boggle_opt.searching.interface import Progress
 
 from helpers import SMALL, records as run_records
 
@@ -14,6 +18,7 @@ FIELDS = {
     "checkpoint": {"record"},
     "progress": {"stats"},
     "finish": {"stop_reason", "best_score", "best_board", "best"},
+    "note": {"text"},  # --progress jsonl only
 }
 
 
@@ -38,3 +43,24 @@ def test_progress_jsonl_and_run_file_share_the_schema(run_cli, tmp_path):
     )
     assert streamed[0]["settings"] == filed[0]["settings"]
     assert all(b["words"] > 0 for b in filed[-1]["best"])
+
+
+def test_jsonl_writes_every_note_as_a_record_once(tmp_path):
+    """A program reading ``--progress jsonl`` gets the notes the other styles
+    print: the command's after ``start``, the run's as they come, each once."""
+    out = io.StringIO()
+    state = RunState("annealing", {}, Budget())
+    stream = JsonlProgress(out, per_second=1e9, notes=["a big proof"])
+    stream.start(state)
+    state.notes.append("worker 1 died; its task runs again")
+    stream.event(Progress({}), state)
+    stream.event(Progress({}), state)
+    state.notes.append("a second note")
+    stream.finish(state)
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    kinds = [r["type"] for r in records]
+    assert kinds == ["start", "note", "note", "progress", "progress", "note", "finish"], kinds
+    texts = [r["text"] for r in records if r["type"] == "note"]
+    assert texts == ["a big proof", "worker 1 died; its task runs again", "a second note"]
+    assert all(set(r) == {"type", "elapsed", "evaluations"} | FIELDS[r["type"]] for r in records[:-1])
+    assert records[-1]["notes"] == texts[1:]  # the finish record lists the run's own
