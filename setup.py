@@ -18,6 +18,7 @@ COMPILED_MODULES = [
     "boggle_opt/core/families.py",
     "boggle_opt/core/path_keys.py",
     "boggle_opt/core/tree.py",
+    "boggle_opt/core/builder.py",
     "boggle_opt/core/orderly.py",
     "boggle_opt/core/branch.py",
     "boggle_opt/core/paths.py",

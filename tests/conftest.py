@@ -43,7 +43,7 @@ REPO = Path(__file__).resolve().parent.parent
 RESEARCH_LISTS = ("enable2k", "yawl")
 
 #: the compiled core modules (setup.py's COMPILED_MODULES), each tested built and pure
-CORE_MODULES = ("geometry", "trie", "scorer", "arena", "pages", "families", "path_keys", "tree", "orderly", "branch", "paths")
+CORE_MODULES = ("geometry", "trie", "scorer", "arena", "pages", "families", "path_keys", "tree", "builder", "orderly", "branch", "paths")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -187,7 +187,7 @@ def tree_builder(core: types.SimpleNamespace, d: Dictionary, size: tuple[int, in
     tree_mod, _ = kernels(core)
     geometry = core.geometry.Geometry(*size)
     order = tree_mod.cell_order(geometry)
-    return geometry, order, tree_mod.TreeBuilder(core.trie.PackedTrie(d.keys, d.points), geometry, order)
+    return geometry, order, core.builder.TreeBuilder(core.trie.PackedTrie(d.keys, d.points), geometry, order)
 
 
 @pytest.fixture(scope="module")

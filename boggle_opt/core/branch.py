@@ -23,7 +23,8 @@ from mypy_extensions import i64
 from .geometry import Geometry
 from .orderly import OrderlyBound
 from .arena import BOUND
-from .tree import Tree, TreeBuilder, cell_order, class_cell_order
+from .builder import TreeBuilder
+from .tree import Tree, cell_order, class_cell_order
 from .trie import PackedTrie, popcount26
 
 
@@ -43,7 +44,7 @@ DEDUP_CUTOFF_PCT: Final[i64] = 400
 # A class whose tree would need an arena of more than this many words (the
 # builder's estimate from its path count, 14 words a path; 4 bytes a word)
 # is solved one letter of its first cell with several letters at a time:
-# 4 GB. Such a class shares its tree's repeated families (tree.py's
+# 4 GB. Such a class shares its tree's repeated families (builder.py's
 # SHARE_ARENA_WORDS, 700 MB), which takes 3.2-3.4 words a path, so below this its
 # tree takes about 1 GB; the biggest measured, the best 4x4 board's class,
 # estimates 1.9 GB and peaks at about 1.1 GB whole. The per-letter solve
@@ -154,7 +155,7 @@ class ClassSolver:
     # another 130-330 MB; docs/benchmarks.md)
     share_parts: bool
     subclasses: i64  # subclasses the last solve built (0: the class was built whole)
-    shared: bool  # the last solve's tree shared its repeated families (tree.py)
+    shared: bool  # the last solve's tree shared its repeated families (builder.py)
     # called between forcings, between a split class's parts and (by the
     # builder) between the starts of a build's search, if set: a
     # plain-Python function whose call lets the interpreter run a pending

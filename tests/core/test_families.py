@@ -52,7 +52,7 @@ def builders(core: types.SimpleNamespace, d: Dictionary, size: tuple[int, int], 
     order = tree_mod.cell_order(geometry)
     out = []
     for share in (-1, 0):
-        b = tree_mod.TreeBuilder(trie, geometry, order)
+        b = core.builder.TreeBuilder(trie, geometry, order)
         b.share_words = share
         b.use_keys = keyed
         b.key_pass_words = 400

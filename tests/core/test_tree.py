@@ -132,7 +132,8 @@ def test_solver_finds_every_board(
 def test_force_bounds(small: tuple[dict[bytes, int], Dictionary]) -> None:
     """Forcing the top cell never raises the bound and never cuts below a real score."""
     _, d = small
-    from boggle_opt.core.tree import TreeBuilder, cell_order
+    from boggle_opt.core.builder import TreeBuilder
+    from boggle_opt.core.tree import cell_order
 
     geometry = Geometry(3, 3)
     order = cell_order(geometry)
@@ -259,7 +260,7 @@ def test_build_modes_agree(
         masks = [letter_mask(s) for s in sets]
         shapes = []
         for mode in modes:
-            builder = tree_mod.TreeBuilder(trie, geometry, order)
+            builder = core.builder.TreeBuilder(trie, geometry, order)
             for name, value in mode.items():
                 setattr(builder, name, value)
             tree = builder.build(masks)
