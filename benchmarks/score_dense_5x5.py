@@ -16,25 +16,19 @@ import argparse
 import os
 import random
 import statistics
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from boggle_opt import COMPILED, Geometry, load_dictionary
+from score_throughput import median_rate  # beside this script
 
 REPO = Path(__file__).resolve().parent.parent
 BEST = {"enable2k": "ligdrmanesietildsracsepes", "yawl": "degosrsniceitalstrepuopsd"}
 
 
-def rate(score: object, boards: Sequence[str], repeats: int) -> float:
+def rate(score: Callable[[str], object], boards: Sequence[str], repeats: int) -> float:
     """Median boards a second of ``score`` over ``boards``."""
-    rates = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for board in boards:
-            score(board)  # type: ignore[operator]
-        rates.append(len(boards) / (time.perf_counter() - start))
-    return statistics.median(rates)
+    return median_rate(lambda: [score(board) for board in boards], len(boards), repeats)
 
 
 def nearby(board: str, count: int, rng: random.Random) -> list[str]:
