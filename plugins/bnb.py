@@ -462,6 +462,7 @@ class _Stats:
             proof.RATE: round(this_segment / elapsed, 2) if elapsed > 0 else 0.0,
             "workers": runner.session.workers if runner else 0,
             "tasks in flight": runner.in_flight if runner else 0,
+            proof.OLDEST: round(runner.oldest_since(), 1) if runner else 0.0,
             "tasks split": (runner.splits if runner else 0) + self.budget_splits,
             "retries": runner.retries if runner else 0,
             "failed": runner.failed if runner else 0,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -46,6 +47,19 @@ def _fmt(value: Stat) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)
+
+
+def _age(since: Stat) -> str:
+    """How long ago ``since`` (``time.time()``) was, as ``, oldest 42 s``; ""
+    for none (0)."""
+    if not isinstance(since, (int, float)) or since <= 0:
+        return ""
+    seconds = max(0.0, time.time() - since)
+    if seconds < 100:
+        return f", oldest {seconds:.0f} s"
+    if seconds < 6000:
+        return f", oldest {seconds / 60:.0f} min"
+    return f", oldest {seconds / 3600:.1f} h"
 
 
 def _rate(state: RunState) -> float:
@@ -250,8 +264,11 @@ class RichDisplay:
         if not climbing:
             workers = stats.get("workers", 0)
             tasks = stats.get(proof.IN_FLIGHT, 0)
+            # how long the oldest task has run: the panel is redrawn while a
+            # one-job proof solves a class in this process, without new stats
+            oldest = _age(stats.get(proof.OLDEST, 0.0)) if tasks else ""
             figures.add_row("in flight", f"{_fmt(tasks)} {_plural(tasks, 'task')} on "
-                            f"{_fmt(workers)} {_plural(workers, 'worker')}")
+                            f"{_fmt(workers)} {_plural(workers, 'worker')}{oldest}")
             figures.add_row("failures", f"{_fmt(stats.get(proof.FAILED, 0))} "
                             f"({_fmt(stats.get('tasks split', 0))} split, {_fmt(stats.get('retries', 0))} retried)")
             figures.add_row("largest tree", f"{_fmt(stats.get('largest tree', 0))} nodes")

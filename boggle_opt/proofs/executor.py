@@ -13,6 +13,7 @@ behaves the same way.
 from __future__ import annotations
 
 import re
+import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -184,6 +185,8 @@ class TaskRunner(Generic[T, R]):
         self.heartbeat = heartbeat
         self._losses: dict[T, int] = {}
         self.in_flight = 0
+        #: when each task in flight was submitted (wall clock), oldest first
+        self._since: list[tuple[T, float]] = []
         self.retries = 0
         self.splits = 0
         self.failed = 0
@@ -207,6 +210,7 @@ class TaskRunner(Generic[T, R]):
                     break
                 self.session.submit(task)
                 self.in_flight += 1
+                self._since.append((task, time.time()))
             if self.in_flight == 0:
                 return
             outcomes = self.session.collect(self.heartbeat)
@@ -214,11 +218,24 @@ class TaskRunner(Generic[T, R]):
                 yield None
             for outcome in outcomes:
                 self.in_flight -= 1
+                self._forget(outcome.task)
                 if isinstance(outcome, Done):
                     self._losses.pop(outcome.task, None)
                     yield outcome
                 else:
                     yield self._lost(outcome)
+
+    def oldest_since(self) -> float:
+        """When the oldest task in flight was submitted (``time.time()``), or
+        0.0 if none is: a display shows how long it has run (a worker takes
+        its tasks in the order submitted, so the oldest is running)."""
+        return self._since[0][1] if self._since else 0.0
+
+    def _forget(self, task: T) -> None:
+        for i, (t, _) in enumerate(self._since):
+            if t == task:
+                del self._since[i]
+                return
 
     def _lost(self, lost: Lost[T]) -> Split[T] | Failed[T] | None:
         task = lost.task

@@ -26,6 +26,8 @@ DONE = "classes done"
 TOTAL = "classes total"
 RATE = "classes/s"
 IN_FLIGHT = "tasks in flight"
+#: when the oldest task in flight was submitted (``time.time()``; 0.0: none)
+OLDEST = "oldest task since"
 FAILED = "failed"
 MIN_SCORE = "min score"
 #: "given" (``-o min-score``) or "climb" (the warm-up climb's best board)

@@ -448,3 +448,25 @@ def test_one_job_shows_its_task_in_flight_before_running_it() -> None:
     assert seen[0] == (None, 2)  # a and b submitted (two a worker), neither run yet
     # such a moment after each round that submitted a task (c's, once a ran)
     assert [task for task, _ in seen] == [None, "a", None, "b", "c"]
+
+
+def test_the_runner_says_when_its_oldest_task_in_flight_was_submitted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The live panel shows how long the oldest task in flight has run (a
+    one-job proof's panel is redrawn during a class, with no new stats):
+    the runner keeps each task's submit time until its outcome comes."""
+    import dying_tasks
+
+    from boggle_opt.proofs import executor
+    from boggle_opt.proofs.executor import Done, InlineSession, TaskRunner, WorkerSetup
+
+    clock = iter(range(100, 200))
+    monkeypatch.setattr(executor.time, "time", lambda: float(next(clock)))
+    runner: TaskRunner[str, str] = TaskRunner(InlineSession(WorkerSetup(dying_tasks.make, (), "t")),
+                                              ["a", "b", "c"])
+    assert runner.oldest_since() == 0.0
+    seen: list[tuple[str | None, float]] = []
+    for event in runner.events():
+        seen.append((event.task if isinstance(event, Done) else None, runner.oldest_since()))
+    # a and b submitted at 100 and 101; once a is done, b is the oldest; c
+    # (submitted at 102, after a) the last; none once all are done
+    assert seen == [(None, 100.0), ("a", 101.0), (None, 101.0), ("b", 102.0), ("c", 0.0)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -163,8 +164,13 @@ def test_the_live_panel_of_a_proof_fits_80x24_with_a_proofs_numbers() -> None:
         assert shown in text
     for hidden in ("evaluations", "/s)", "best over time", "best -1", "tasks/s", "candidates"):
         assert hidden not in text
+    assert "oldest" not in text  # no submit time in the stats: nothing said
+    state.stats = {**stats, "oldest task since": time.time() - 125}
+    lines = _panel_lines(state)
+    assert "4 tasks on 2 workers, oldest 2 min" in "\n".join(lines)
+    assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
     state.stop_reason = "searcher finished"
-    state.stats = {**stats, "classes done": 1_068_363, "tasks in flight": 0}
+    state.stats = {**stats, "classes done": 1_068_363, "tasks in flight": 0, "oldest task since": 0.0}
     lines = _panel_lines(state)
     assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
     assert "proved: perslatgsineters (3,625) is the best 4x4 board" in " ".join(lines).replace("│", " ")
