@@ -1,0 +1,182 @@
+"""Where fresh anneals end, and how early an anneal's end can be told.
+
+    python benchmarks/anneal_ends.py [--size 5x5] [--wordlist yawl] [--seed 0]
+        [--time 1500] [--radius 6] [--log FILE]
+
+Runs the annealing searcher's default plan (fresh anneals, as on 5x5) one
+anneal after another for ``--time`` seconds, logging each anneal's current
+board and score once a block of proposals, and where its polish ends. Then
+prints:
+
+- the basins the ends fall into (ends within ``--radius`` cells of each
+  other under the board's symmetries are one basin): how many anneals each
+  took, best first, and at what temperature the board came within the
+  radius of its end for good;
+- for temperatures from hot to cold, the rank correlation (Spearman) between
+  the best score an anneal had reached by then and its polished end, the
+  share of its time still to come, and where the best tenth of the ends
+  ranked at that point: what stopping poor anneals early (racing) could save.
+
+``--log`` keeps the raw records (JSON lines); ``--from-log`` analyses logs
+again without running. Word lists come from BOGGLE_OPT_WORDLISTS or
+../shared/wordlists beside the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(size: str, wordlist: str, seed: int, seconds: float) -> list[dict[str, Any]]:
+    """Anneals for ``seconds``: one record per block of proposals ("blk") and
+    one per polished end ("end")."""
+    import numpy as np
+
+    from boggle_opt.boards import A, make_geometry, random_letters
+    from boggle_opt.plugins.annealing import AnnealingSearch, _Run
+    from boggle_opt.registry.dictionaries import load_dictionary
+    from boggle_opt.registry.loader import load_plugins
+    from boggle_opt.searching.interface import Problem, Progress
+
+    cols, rows = (int(x) for x in size.split("x"))
+    problem = Problem(load_dictionary(wordlist, "standard", load_plugins()), make_geometry(cols, rows))
+    plan = AnnealingSearch.Options(reheat=0.0).plan(problem.n_cells)
+    state = _Run(problem, np.random.default_rng(seed), plan, 0)
+    records: list[dict[str, Any]] = []
+    t0 = time.monotonic()
+    anneal = 0
+    while time.monotonic() - t0 < seconds:
+        anneal += 1
+        codes = random_letters(state.rng, state.freqs, state.n) + A
+        gen = state.anneal(bytearray(codes.tobytes()), plan.tmax)
+        try:
+            while True:
+                ev = next(gen)
+                if isinstance(ev, Progress):
+                    board = state.board
+                    records.append({"k": "blk", "a": anneal, "t": ev.stats["temperature"],
+                                    "cur": ev.stats["score"], "s": time.monotonic() - t0,
+                                    "b": board.decode() if isinstance(board, bytearray) else board})
+        except StopIteration as stop:
+            text = stop.value
+        polish = state.polish(text)
+        try:
+            while True:
+                next(polish)
+        except StopIteration as stop:
+            end, score = stop.value
+        records.append({"k": "end", "a": anneal, "b": end, "sc": score, "s": time.monotonic() - t0})
+    return records
+
+
+def analyse(logs: Sequence[list[dict[str, Any]]], size: str, radius: int) -> None:
+    from boggle_opt.boards import make_geometry
+
+    cols, rows = (int(x) for x in size.split("x"))
+    syms = make_geometry(cols, rows).symmetries
+
+    def dist(a: str, b: str) -> int:
+        return min(sum(a[i] != b[p] for i, p in enumerate(perm)) for perm in syms)
+
+    anneals = []  # (blocks, end board, end score, end time)
+    for records in logs:
+        blocks: dict[int, list[dict[str, Any]]] = {}
+        for r in records:
+            if r["k"] == "blk":
+                blocks.setdefault(r["a"], []).append(r)
+            elif r["a"] in blocks:
+                anneals.append((blocks[r["a"]], r["b"], r["sc"], r["s"]))
+    if not anneals:
+        raise SystemExit("no anneal finished")
+    # basins: each end joins the first basin within the radius of its first end
+    basins: list[list[int]] = []
+    near_at: list[float] = []  # temperature from which the board stays near its end
+    left: list[float] = []  # share of the anneal's time still to come then
+    for i, (blocks, end, _, t_end) in enumerate(anneals):
+        j = len(blocks)
+        while j > 0 and dist(blocks[j - 1]["b"], end) <= radius:
+            j -= 1
+        k = min(j, len(blocks) - 1)
+        near_at.append(blocks[k]["t"])
+        left.append((t_end - blocks[k]["s"]) / max(t_end - blocks[0]["s"], 1e-9))
+        for basin in basins:
+            if dist(anneals[basin[0]][1], end) <= radius:
+                basin.append(i)
+                break
+        else:
+            basins.append([i])
+    basins.sort(key=lambda b: -max(anneals[i][2] for i in b))
+    seconds = [a[3] - a[0][0]["s"] for a in anneals]
+    print(f"{len(anneals)} anneals (median {statistics.median(seconds):.1f} s), "
+          f"{len(basins)} basins at a radius of {radius} cells; the 15 best:")
+    print("best end  anneals  board  temperatures (points) from which the board stayed near its end")
+    for basin in basins[:15]:
+        top = max(basin, key=lambda i: anneals[i][2])
+        temps = ", ".join(f"{near_at[i]:.0f}" for i in sorted(basin, key=lambda i: -near_at[i]))
+        print(f"{anneals[top][2]:>8,}  {len(basin):>7}  {anneals[top][1]}  {temps}")
+    print(f"share of an anneal's time left once its board stays near its end: "
+          f"median {statistics.median(left):.2f}")
+
+    ends = [a[2] for a in anneals]
+
+    def ranks(xs: list[float]) -> list[float]:
+        order = sorted(range(len(xs)), key=lambda i: xs[i])
+        out = [0.0] * len(xs)
+        for r, i in enumerate(order):
+            out[i] = r / max(len(xs) - 1, 1)
+        return out
+
+    def spearman(a: list[float], b: list[float]) -> float:
+        ra, rb = ranks(a), ranks(b)
+        ma, mb = statistics.fmean(ra), statistics.fmean(rb)
+        num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+        den = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
+        return num / den if den else 0.0
+
+    best_tenth = sorted(range(len(ends)), key=lambda i: -ends[i])[: max(1, len(ends) // 10)]
+    print("\ntemperature  spearman  time left  the best tenth of ends: percentile ranks then")
+    for temp in (250, 200, 170, 150, 130, 110, 90, 70):
+        reached, share = [], []
+        for blocks, _, _, t_end in anneals:
+            k = next((j for j, b in enumerate(blocks) if b["t"] <= temp), len(blocks) - 1)
+            reached.append(float(max(b["cur"] for b in blocks[: k + 1])))
+            share.append((t_end - blocks[k]["s"]) / max(t_end - blocks[0]["s"], 1e-9))
+        r = ranks(reached)
+        tenth = " ".join(f"{round(100 * r[i])}" for i in sorted(best_tenth, key=lambda i: r[i]))
+        print(f"{temp:>11}  {spearman(reached, [float(e) for e in ends]):>8.2f}  "
+              f"{statistics.median(share):>9.2f}  {tenth}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--size", default="5x5")
+    ap.add_argument("--wordlist", default="yawl")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--time", type=float, default=1500.0, help="seconds of anneals")
+    ap.add_argument("--radius", type=int, default=6, help="cells within which ends share a basin")
+    ap.add_argument("--log", help="write the records here (JSON lines)")
+    ap.add_argument("--from-log", nargs="+", metavar="LOG", help="analyse these logs instead of running")
+    args = ap.parse_args()
+    os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(REPO.parent / "shared" / "wordlists"))
+    if args.from_log:
+        logs = [[json.loads(line) for line in open(p, encoding="utf-8")] for p in args.from_log]
+    else:
+        records = run(args.size, args.wordlist, args.seed, args.time)
+        if args.log:
+            with open(args.log, "x", encoding="utf-8") as f:
+                f.writelines(json.dumps(r) + "\n" for r in records)
+        logs = [records]
+    analyse(logs, args.size, args.radius)
+
+
+if __name__ == "__main__":
+    main()
