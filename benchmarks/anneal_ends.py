@@ -1,7 +1,7 @@
 """Where fresh anneals end, and how early an anneal's end can be told.
 
     python benchmarks/anneal_ends.py [--size 5x5] [--wordlist yawl] [--seed 0]
-        [--time 1500] [--radius 6] [--log FILE]
+        [--time 1500] [--radius 6] [--window 210] [--log FILE]
 
 Runs the annealing searcher's default plan (fresh anneals, as on 5x5) one
 anneal after another for ``--time`` seconds, logging each anneal's current
@@ -10,8 +10,10 @@ prints:
 
 - the basins the ends fall into (ends within ``--radius`` cells of each
   other under the board's symmetries are one basin): how many anneals each
-  took, best first, and at what temperature the board came within the
-  radius of its end for good;
+  took and how many of those ended on its best board, best first, and at
+  what temperature the board came within the radius of its end for good;
+- the best end's score: in how many windows of ``--window`` seconds (a
+  search's budget) some anneal ended on it;
 - for temperatures from hot to cold, the rank correlation (Spearman) between
   the best score an anneal had reached by then and its polished end, the
   share of its time still to come, and where the best tenth of the ends
@@ -78,7 +80,7 @@ def run(size: str, wordlist: str, seed: int, seconds: float) -> list[dict[str, A
     return records
 
 
-def analyse(logs: Sequence[list[dict[str, Any]]], size: str, radius: int) -> None:
+def analyse(logs: Sequence[list[dict[str, Any]]], size: str, radius: int, window: float) -> None:
     from boggle_opt.boards import make_geometry
 
     cols, rows = (int(x) for x in size.split("x"))
@@ -118,13 +120,24 @@ def analyse(logs: Sequence[list[dict[str, Any]]], size: str, radius: int) -> Non
     seconds = [a[3] - a[0][0]["s"] for a in anneals]
     print(f"{len(anneals)} anneals (median {statistics.median(seconds):.1f} s), "
           f"{len(basins)} basins at a radius of {radius} cells; the 15 best:")
-    print("best end  anneals  board  temperatures (points) from which the board stayed near its end")
+    print("best end  anneals  on it  board  temperatures (points) from which the board stayed near its end")
     for basin in basins[:15]:
         top = max(basin, key=lambda i: anneals[i][2])
+        on_it = sum(anneals[i][2] == anneals[top][2] for i in basin)
         temps = ", ".join(f"{near_at[i]:.0f}" for i in sorted(basin, key=lambda i: -near_at[i]))
-        print(f"{anneals[top][2]:>8,}  {len(basin):>7}  {anneals[top][1]}  {temps}")
+        print(f"{anneals[top][2]:>8,}  {len(basin):>7}  {on_it:>5}  {anneals[top][1]}  {temps}")
     print(f"share of an anneal's time left once its board stays near its end: "
           f"median {statistics.median(left):.2f}")
+    best = max(a[2] for a in anneals)
+    windows, hit = 0, 0
+    for records in logs:
+        ends = [(r["s"], r["sc"]) for r in records if r["k"] == "end"]
+        if not ends:
+            continue
+        count = int(ends[-1][0] // window)  # whole windows only
+        windows += count
+        hit += len({int(s // window) for s, sc in ends if sc == best and s < count * window})
+    print(f"windows of {window:g} s in which an anneal ended on {best:,}: {hit} of {windows}")
 
     ends = [a[2] for a in anneals]
 
@@ -163,6 +176,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--time", type=float, default=1500.0, help="seconds of anneals")
     ap.add_argument("--radius", type=int, default=6, help="cells within which ends share a basin")
+    ap.add_argument("--window", type=float, default=210.0, help="seconds of a search, for the hit rate")
     ap.add_argument("--log", help="write the records here (JSON lines)")
     ap.add_argument("--from-log", nargs="+", metavar="LOG", help="analyse these logs instead of running")
     args = ap.parse_args()
@@ -175,7 +189,7 @@ def main() -> None:
             with open(args.log, "x", encoding="utf-8") as f:
                 f.writelines(json.dumps(r) + "\n" for r in records)
         logs = [records]
-    analyse(logs, args.size, args.radius)
+    analyse(logs, args.size, args.radius, args.window)
 
 
 if __name__ == "__main__":
