@@ -53,6 +53,11 @@ class OrderlyBound:
     # per level, per position, 26 letters: a row of ``sums`` as it was
     # before that level's letter pushed onto it, put back when it pops
     saved: vec[i64]
+    # per position, the best of its row of ``sums`` (kept with them: a push
+    # only raises sums, and a pop puts the row and its best back)
+    bests: vec[i64]
+    # per level, per position: a best as it was before that level's letter
+    saved_best: vec[i64]
     visits: i64  # letters tried
 
     def __init__(self, n: i64) -> None:
@@ -67,6 +72,8 @@ class OrderlyBound:
         self.found = vec[i64]()
         self.sums = vec[i64]([0] * (26 * n))
         self.saved = vec[i64]([0] * (26 * n * n))
+        self.bests = vec[i64]([0] * n)
+        self.saved_best = vec[i64]([0] * (n * n))
         self.visits = 0
 
     def run(
@@ -83,6 +90,7 @@ class OrderlyBound:
             self.forced[p] = forced[p]
             self.head[p] = -1
             self.depth[p] = 0
+            self.bests[p] = 0
         for x in range(26 * n):
             sums[x] = 0
         k = (i64(a[root]) & LOW)
@@ -92,6 +100,11 @@ class OrderlyBound:
         for j in range(k):
             c = i64(a[root + KIDS + j])
             p = _add(sums, a, c)
+            best: i64 = 0
+            for x in range(26 * p, 26 * p + 26):
+                if sums[x] > best:
+                    best = sums[x]
+            self.bests[p] = best
             entries[e] = c
             entries[e + 1] = self.head[p]
             entries[e + 2] = p
@@ -144,19 +157,9 @@ def _force(st: OrderlyBound, a: vec[i32], level: i64, points: i64, top: i64, sto
     # position's stack gives it at most that letter's slot bound: the max
     # of the sums, never more than the sum of the nodes' maxes.
     later: i64 = 0
+    bests = st.bests
     for q in range(level + 1, n):
-        if st.depth[q] == 0:
-            continue
-        row = 26 * q
-        best: i64 = 0
-        mq = st.masks[q]
-        while mq != 0:
-            b: i64 = mq & -mq
-            mq ^= b
-            v = sums[row + popcount26(b - 1)]
-            if v > best:
-                best = v
-        later += best
+        later += bests[q]
     cutoff = st.cutoff
     row = 26 * level
     m = st.masks[level]
@@ -210,6 +213,7 @@ def _force(st: OrderlyBound, a: vec[i32], level: i64, points: i64, top: i64, sto
         head = st.head
         depth = st.depth
         saved = st.saved
+        saved_best = st.saved_best
         t = top
         touched: i64 = 0
         for i in range(g, s_end):
@@ -224,15 +228,22 @@ def _force(st: OrderlyBound, a: vec[i32], level: i64, points: i64, top: i64, sto
                     keep = 26 * (n * level + q)
                     for x in range(26):
                         saved[keep + x] = sums[qrow + x]
+                    saved_best[n * level + q] = bests[q]
                 # ``_add``, written out: this is the bound's hottest loop, and
                 # the row is saved from the head already read
                 cm = hd >> LOW_BITS
                 slot = ch + KIDS + 1
+                qbest = bests[q]
                 while cm != 0:
                     low: i64 = cm & -cm
                     cm ^= low
-                    sums[qrow + popcount26(low - 1)] += i64(a[slot])
+                    x = qrow + popcount26(low - 1)
+                    v = sums[x] + i64(a[slot])
+                    sums[x] = v
+                    if v > qbest:
+                        qbest = v
                     slot += SLOT
+                bests[q] = qbest
                 entries[t] = ch
                 entries[t + 1] = head[q]
                 entries[t + 2] = q
@@ -257,3 +268,4 @@ def _force(st: OrderlyBound, a: vec[i32], level: i64, points: i64, top: i64, sto
             qrow = 26 * q
             for x in range(26):
                 sums[qrow + x] = saved[keep + x]
+            bests[q] = saved_best[n * level + q]
