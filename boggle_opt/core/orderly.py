@@ -155,7 +155,10 @@ def _force(st: OrderlyBound, a: vec[i32], level: i64, points: i64, top: i64, sto
     # The later positions' bound: for each, the best letter's sum over its
     # stack. A board puts one letter on a cell, so every choice node of a
     # position's stack gives it at most that letter's slot bound: the max
-    # of the sums, never more than the sum of the nodes' maxes.
+    # of the sums, never more than the sum of the nodes' maxes. The best is
+    # over all 26 letters (``bests``): a letter no choice node of the
+    # position holds has a sum of 0, and one the position's mask leaves out
+    # can only raise it, so the bound stays a bound.
     later: i64 = 0
     bests = st.bests
     for q in range(level + 1, n):
