@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -49,7 +50,9 @@ from boggle_opt.proofs.class_tasks import (
 )
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.tree import cell_order
-from boggle_opt.proofs.executor import Done, Failed, Split, TaskRunner, WorkerSetup, failed_tasks_error
+from boggle_opt.proofs.executor import (
+    Done, ExecutorWarning, Failed, Split, TaskRunner, WorkerSetup, failed_tasks_error,
+)
 from boggle_opt.runs.fingerprints import kernel_version
 from boggle_opt.searching.options import check
 from boggle_opt.proofs import outcome as proof
@@ -322,6 +325,13 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                         stats.budget_splits += 1
                     reason = item.reason if isinstance(item, Split) else (
                         f"tree of {item.result.nodes:,} nodes > node budget {opts.node_budget:,}")
+                    if isinstance(item, Split):
+                        # a lost worker (the out-of-memory killer, a preempted
+                        # machine) is a note of the run: the panel, the
+                        # progress lines and the finish record say it
+                        part = f" (part {task.part_key})" if task.part else ""
+                        warnings.warn(ExecutorWarning(
+                            f"class {task.name}{part}: {reason}; solved again in {len(pieces)} pieces"))
                     open_parts[task.name] = open_parts.get(task.name, 1) + len(pieces) - 1
                     yield Checkpoint({**base, "split": task.name, "part": task.part_key,
                                       "into": [p.part_key for p in pieces], "reason": reason})

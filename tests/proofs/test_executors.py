@@ -99,6 +99,11 @@ def test_local_worker_killed_mid_run(
     assert_each_class_once(out)
     splits = [rec for rec in checkpoints(out) if "split" in rec]
     assert splits and all(s["reason"] == "a worker process died" for s in splits)
+    # and the run says so: a note per lost task, kept in the finish record
+    [finish] = [rec for rec in run_records(out) if rec["type"] == "finish"]
+    notes = [n for n in finish.get("notes", []) if "a worker process died" in n]
+    assert len(notes) == len(splits)
+    assert notes[0].startswith(f"class {splits[0]['split']}") and "solved again in" in notes[0]
 
 
 def test_dask_local_cluster_gives_the_local_boards(
