@@ -31,9 +31,11 @@ import json
 import os
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -59,25 +61,27 @@ def run(size: str, wordlist: str, seed: int, seconds: float) -> list[dict[str, A
     while time.monotonic() - t0 < seconds:
         anneal += 1
         codes = random_letters(state.rng, state.freqs, state.n) + A
-        gen = state.anneal(bytearray(codes.tobytes()), plan.tmax)
-        try:
-            while True:
-                ev = next(gen)
-                if isinstance(ev, Progress):
-                    board = state.board
-                    records.append({"k": "blk", "a": anneal, "t": ev.stats["temperature"],
-                                    "cur": ev.stats["score"], "s": time.monotonic() - t0,
-                                    "b": board.decode() if isinstance(board, bytearray) else board})
-        except StopIteration as stop:
-            text = stop.value
-        polish = state.polish(text)
-        try:
-            while True:
-                next(polish)
-        except StopIteration as stop:
-            end, score = stop.value
+
+        def block(ev: object) -> None:
+            if isinstance(ev, Progress):
+                board = state.board
+                records.append({"k": "blk", "a": anneal, "t": ev.stats["temperature"],
+                                "cur": ev.stats["score"], "s": time.monotonic() - t0,
+                                "b": board.decode() if isinstance(board, bytearray) else board})
+
+        text = _result(state.anneal(bytearray(codes.tobytes()), plan.tmax), block)
+        end, score = _result(state.polish(text), lambda ev: None)
         records.append({"k": "end", "a": anneal, "b": end, "sc": score, "s": time.monotonic() - t0})
     return records
+
+
+def _result(gen: Generator[Any, None, T], each: Callable[[Any], None]) -> T:
+    """What a generator returns, each event it yields handed to ``each``."""
+    while True:
+        try:
+            each(next(gen))
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
 
 
 def analyse(logs: Sequence[list[dict[str, Any]]], size: str, radius: int, window: float) -> None:
@@ -149,11 +153,7 @@ def analyse(logs: Sequence[list[dict[str, Any]]], size: str, radius: int, window
         return out
 
     def spearman(a: list[float], b: list[float]) -> float:
-        ra, rb = ranks(a), ranks(b)
-        ma, mb = statistics.fmean(ra), statistics.fmean(rb)
-        num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-        den = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
-        return num / den if den else 0.0
+        return statistics.correlation(ranks(a), ranks(b)) if len(a) > 1 else 0.0
 
     best_tenth = sorted(range(len(ends)), key=lambda i: -ends[i])[: max(1, len(ends) // 10)]
     print("\ntemperature  spearman  time left  the best tenth of ends: percentile ranks then")

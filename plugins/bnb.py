@@ -314,7 +314,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                     continue
                 task = item.task
                 if isinstance(item, Failed):
-                    failed.append(f"{task.name}{'/' + task.part_key if task.part else ''}")
+                    failed.append(task.label)
                     yield Checkpoint({**base, "failed": task.name, "part": task.part_key,
                                       "reason": item.reason, "attempts": item.attempts})
                     continue
@@ -329,9 +329,8 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                         # a lost worker (the out-of-memory killer, a preempted
                         # machine) is a note of the run: the panel, the
                         # progress lines and the finish record say it
-                        part = f" (part {task.part_key})" if task.part else ""
                         warnings.warn(ExecutorWarning(
-                            f"class {task.name}{part}: {reason}; solved again in {len(pieces)} pieces"))
+                            f"class {task.label}: {reason}; solved again in {len(pieces)} pieces"))
                     open_parts[task.name] = open_parts.get(task.name, 1) + len(pieces) - 1
                     yield Checkpoint({**base, "split": task.name, "part": task.part_key,
                                       "into": [p.part_key for p in pieces], "reason": reason})
@@ -460,9 +459,9 @@ class _Stats:
         left = ""
         if self.calibration is not None:
             seconds = self.calibration.time_left(elapsed)
-            left = "" if seconds is None else _duration(seconds)
+            left = "" if seconds is None else proof.duration(seconds)
         elif self.work_done > 0 and self.work_total > 0:
-            left = _duration(elapsed * (self.work_total - self.work_done) / self.work_done)
+            left = proof.duration(elapsed * (self.work_total - self.work_done) / self.work_done)
         runner = self.runner
         this_segment = self.done - self.resumed
         return {
@@ -493,17 +492,6 @@ class _Stats:
             "largest tree": self.nodes_max,
             "worker peak MB": round(self.peak_mb, 1),
         }
-
-
-def _duration(seconds: float) -> str:
-    """``42 s``, ``17 min``, ``5.3 h``, ``331 days``: an ETA's useful precision."""
-    if seconds < 100:
-        return f"{seconds:.0f} s"
-    if seconds < 6000:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86400:,.0f} days"
 
 
 def _matches(rec: Mapping[str, Any], geometry: Geometry, label: str) -> bool:

@@ -54,12 +54,7 @@ def _age(since: Stat) -> str:
     for none (0)."""
     if not isinstance(since, (int, float)) or since <= 0:
         return ""
-    seconds = max(0.0, time.time() - since)
-    if seconds < 100:
-        return f", oldest {seconds:.0f} s"
-    if seconds < 6000:
-        return f", oldest {seconds / 60:.0f} min"
-    return f", oldest {seconds / 3600:.1f} h"
+    return f", oldest {proof.duration(max(0.0, time.time() - since))}"
 
 
 def _rate(state: RunState) -> float:

@@ -49,6 +49,11 @@ class ClassTask:
         """``""`` for a whole class; else e.g. ``"4a.1e"`` (cell 4 is a, then cell 1 is e)."""
         return part_key(self.part)
 
+    @property
+    def label(self) -> str:
+        """The class's name, and a part's key after a slash (``"012100212/4a.1e"``)."""
+        return f"{self.name}/{self.part_key}" if self.part else self.name
+
     def letters(self, buckets: list[list[str]]) -> list[str]:
         sets = class_letters(self.cls, buckets)
         for cell, letter in self.part:

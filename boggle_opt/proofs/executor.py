@@ -184,8 +184,7 @@ class TaskRunner(Generic[T, R]):
         self.window_per_worker = window_per_worker
         self.heartbeat = heartbeat
         self._losses: dict[T, int] = {}
-        self.in_flight = 0
-        #: when each task in flight was submitted (wall clock), oldest first
+        #: each task in flight and when it was submitted (wall clock), oldest first
         self._since: list[tuple[T, float]] = []
         self.retries = 0
         self.splits = 0
@@ -209,7 +208,6 @@ class TaskRunner(Generic[T, R]):
                     exhausted = True
                     break
                 self.session.submit(task)
-                self.in_flight += 1
                 self._since.append((task, time.time()))
             if self.in_flight == 0:
                 return
@@ -217,13 +215,17 @@ class TaskRunner(Generic[T, R]):
             if not outcomes:
                 yield None
             for outcome in outcomes:
-                self.in_flight -= 1
                 self._forget(outcome.task)
                 if isinstance(outcome, Done):
                     self._losses.pop(outcome.task, None)
                     yield outcome
                 else:
                     yield self._lost(outcome)
+
+    @property
+    def in_flight(self) -> int:
+        """Tasks submitted whose outcome has not come."""
+        return len(self._since)
 
     def oldest_since(self) -> float:
         """When the oldest task in flight was submitted (``time.time()``), or

@@ -37,6 +37,18 @@ CLIMB_BEST = "warm-up climb best"
 GIVEN, CLIMB = "given", "climb"
 
 
+def duration(seconds: float) -> str:
+    """A proof's time (its time left, a task's age) at an ETA's useful
+    precision: ``42 s``, ``17 min``, ``5.3 h``, ``331 days``."""
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    if seconds < 6000:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:,.0f} days"
+
+
 def is_proof(stats: Mapping[str, Stat]) -> bool:
     """Whether a searcher's stats are a proof's counts."""
     return TOTAL in stats
