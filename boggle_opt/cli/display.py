@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
@@ -33,6 +34,9 @@ PLAIN_EVERY = 5.0
 JSONL_EVERY = 0.5
 #: a plain progress line is shorter than this: a log a person reads
 PLAIN_WIDTH = 100
+#: a plain line names its oldest task in flight once it has run this long
+#: (seconds): a class that long is one a log reader may wonder about
+OLDEST_SHOWN = 30.0
 #: stats a plain line shows in its own words (or not at all)
 _OWN_WORDS = frozenset({"best", "time left", "boards/s"})
 
@@ -141,6 +145,11 @@ def _proof_figures(state: RunState) -> list[str]:
     failed = stats.get(proof.FAILED)
     if isinstance(failed, int) and failed > 0:
         parts.append(f"failed {failed:,}")
+    since = stats.get(proof.OLDEST)
+    if stats.get(proof.IN_FLIGHT) and isinstance(since, (int, float)) and since > 0:
+        age = time.time() - since
+        if age >= OLDEST_SHOWN:
+            parts.append(f"oldest task {proof.duration(age)}")
     return parts
 
 
@@ -305,7 +314,12 @@ class RichDisplay:
 class PlainProgress:
     """A line every ``every`` seconds at most, and one as the run stops, for
     logs and pipes: improvements are in the next line, not lines of their own
-    (a fast search finds dozens a second). Notes are printed as they come."""
+    (a fast search finds dozens a second). Notes are printed as they come.
+
+    A line is due even when no event comes: a one-job proof solves a class in
+    this process for minutes without one, so a thread prints the line then
+    (the kernel's poll between forcings lets it run), and a log shows the run
+    is alive and how long its class has taken."""
 
     def __init__(self, out: TextIO, every: float = PLAIN_EVERY, shown: Callable[[str], str] = str) -> None:
         self.out = out
@@ -315,16 +329,35 @@ class PlainProgress:
         self._last = 0.0
         self._notes = 0
         self._lines = 0
+        #: the main thread's events and the heartbeat write one line at a time
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._beat: threading.Thread | None = None
+        #: an event has come: before it the run has no figures to show
+        self._seen = False
 
     def start(self, state: RunState) -> None:
         self._last = 0.0
         self._notes = 0
         self._lines = 0
+        self._seen = False
+        self._stop.clear()
+        self._beat = threading.Thread(target=self._heartbeat, args=(state,), name="plain-progress",
+                                      daemon=True)
+        self._beat.start()
+
+    def _heartbeat(self, state: RunState) -> None:
+        while not self._stop.wait(self.every / 4):
+            with self._lock:
+                if not self._stop.is_set() and self._seen and state.elapsed() - self._last >= self.every:
+                    self._print(state)
 
     def event(self, event: Event, state: RunState) -> None:
-        self._new_notes(state)
-        if state.elapsed() - self._last >= self.every:
-            self._print(state)
+        with self._lock:
+            self._seen = True
+            self._new_notes(state)
+            if state.elapsed() - self._last >= self.every:
+                self._print(state)
 
     def _print(self, state: RunState) -> None:
         self._last = state.elapsed()
@@ -343,6 +376,10 @@ class PlainProgress:
         self._notes = len(state.notes)
 
     def finish(self, state: RunState) -> None:
+        self._stop.set()
+        if self._beat is not None:
+            self._beat.join()
+            self._beat = None
         self._new_notes(state)
         if state.error:
             # the command prints the error; a run refused as it began has no figures to show

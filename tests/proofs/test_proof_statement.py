@@ -183,6 +183,39 @@ def test_the_live_panel_says_the_warm_up_climb_chooses_the_min_score() -> None:
     assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
 
 
+def test_plain_progress_keeps_a_line_every_few_seconds_while_a_class_runs() -> None:
+    """A one-job proof solves a class in this process, minutes without an
+    event: the plain lines go on (from a thread), and name how long the
+    oldest task has run once that is long."""
+    import io
+
+    from boggle_opt.cli.display import OLDEST_SHOWN, PlainProgress
+    from boggle_opt.searching.interface import Progress
+
+    stats: dict[str, Any] = {"classes done": 3, "classes total": 2862, "min score": 500, "boards >= min": 0,
+                             "tasks in flight": 1, "oldest task since": time.time() - OLDEST_SHOWN - 95}
+    state = _state(stats, {})
+    out = io.StringIO()
+    plain = PlainProgress(out, every=0.05)
+    plain.start(state)
+    time.sleep(0.2)
+    assert out.getvalue() == ""  # no figures before the run's first event
+    plain.event(Progress(stats), state)
+    time.sleep(0.4)  # no event since
+    plain.finish(state)
+    lines = out.getvalue().splitlines()
+    status = [line for line in lines if line.startswith("[")]
+    assert len(status) >= 4, lines
+    assert all("classes 3/2,862 (0.1%)" in line and "oldest task 2 min" in line for line in status), lines
+    assert lines[-1].startswith("stopped: ")
+    after = out.getvalue()
+    time.sleep(0.2)
+    assert out.getvalue() == after  # the thread ended with the run
+    state.stats = {**stats, "oldest task since": time.time() - 5}
+    from boggle_opt.cli.display import status_line
+    assert "oldest" not in status_line(state)  # a task of a few seconds is not worth a word
+
+
 def test_a_signal_after_a_complete_proof_does_not_change_its_exit() -> None:
     """Once held (a proof that covered every class), SIGTERM neither raises nor
     turns the status into 143; without the hold it does both."""
