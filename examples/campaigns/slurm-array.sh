@@ -20,14 +20,16 @@ MIN_SCORE="${MIN_SCORE:-3500}"
 OUT="${OUT:-proof}"
 JOBS="${SLURM_CPUS_PER_TASK:-1}"
 BOGGLE_OPT="${BOGGLE_OPT:-boggle-opt}"
+# a progress line a minute in the task's log, even while one class runs for minutes
+EVERY="${EVERY:-60}"
 
 mkdir -p "$OUT"
 file="$OUT/shard-$SLURM_ARRAY_TASK_ID.jsonl"
 if [ -s "$file" ]; then
     # requeued after preemption (or run again): carry on where it stopped;
     # a shard already done says so and exits 0
-    exec $BOGGLE_OPT run --resume "$file" --jobs "$JOBS" --progress plain
+    exec $BOGGLE_OPT run --resume "$file" --jobs "$JOBS" --progress plain --progress-every "$EVERY"
 fi
 exec $BOGGLE_OPT run --searcher bnb --size "$SIZE" --wordlist "$WORDLIST" --rule "$RULE" \
     --min-score "$MIN_SCORE" --shard "$SLURM_ARRAY_TASK_ID/$SHARDS" --jobs "$JOBS" \
-    --progress plain --out "$file"
+    --progress plain --progress-every "$EVERY" --out "$file"
