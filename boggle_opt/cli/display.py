@@ -347,7 +347,8 @@ class PlainProgress:
         self._beat.start()
 
     def _heartbeat(self, state: RunState) -> None:
-        while not self._stop.wait(self.every / 4):
+        # a quarter of the interval late at most; no busy loop for a tiny one
+        while not self._stop.wait(max(self.every / 4, 0.01)):
             with self._lock:
                 if not self._stop.is_set() and self._seen and state.elapsed() - self._last >= self.every:
                     self._print(state)
