@@ -53,12 +53,13 @@ def _fmt(value: Stat) -> str:
     return str(value)
 
 
-def _age(since: Stat) -> str:
-    """How long ago ``since`` (``time.time()``) was, as ``, oldest 42 s``; ""
-    for none (0)."""
-    if not isinstance(since, (int, float)) or since <= 0:
-        return ""
-    return f", oldest {proof.duration(max(0.0, time.time() - since))}"
+def _oldest_age(stats: Mapping[str, Stat]) -> float | None:
+    """Seconds the oldest task in flight has run (its submit time is the stat
+    ``proof.OLDEST``, wall clock); None with no task in flight or no time."""
+    since = stats.get(proof.OLDEST)
+    if not stats.get(proof.IN_FLIGHT) or not isinstance(since, (int, float)) or since <= 0:
+        return None
+    return max(0.0, time.time() - since)
 
 
 def _rate(state: RunState) -> float:
@@ -145,11 +146,9 @@ def _proof_figures(state: RunState) -> list[str]:
     failed = stats.get(proof.FAILED)
     if isinstance(failed, int) and failed > 0:
         parts.append(f"failed {failed:,}")
-    since = stats.get(proof.OLDEST)
-    if stats.get(proof.IN_FLIGHT) and isinstance(since, (int, float)) and since > 0:
-        age = time.time() - since
-        if age >= OLDEST_SHOWN:
-            parts.append(f"oldest task {proof.duration(age)}")
+    age = _oldest_age(stats)
+    if age is not None and age >= OLDEST_SHOWN:
+        parts.append(f"oldest task {proof.duration(age)}")
     return parts
 
 
@@ -270,7 +269,8 @@ class RichDisplay:
             tasks = stats.get(proof.IN_FLIGHT, 0)
             # how long the oldest task has run: the panel is redrawn while a
             # one-job proof solves a class in this process, without new stats
-            oldest = _age(stats.get(proof.OLDEST, 0.0)) if tasks else ""
+            age = _oldest_age(stats)
+            oldest = "" if age is None else f", oldest {proof.duration(age)}"
             figures.add_row("in flight", f"{_fmt(tasks)} {_plural(tasks, 'task')} on "
                             f"{_fmt(workers)} {_plural(workers, 'worker')}{oldest}")
             figures.add_row("failures", f"{_fmt(stats.get(proof.FAILED, 0))} "
