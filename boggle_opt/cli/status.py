@@ -5,35 +5,66 @@ On a terminal the line is rewritten in place. Off one (a log, a batch job)
 each new phase gets its line at once, an update within a phase at most every
 ``EVERY`` seconds, and the same line again only after ``SAME`` seconds: a
 heartbeat, not a log full of one line.
+
+A line that stands unchanged for ``STILL`` seconds says for how long (a
+thread writes it: a class solved in this process, as a one-job ``plan`` or
+re-solve does, gives no progress for minutes), on a terminal every second,
+off one every ``SAME`` seconds.
 """
 
 from __future__ import annotations
 
 import shutil
 import sys
+import threading
 import time
 from collections.abc import Callable
+
+from ..proofs.outcome import duration
 
 #: seconds between updates off a terminal, and between repeats of one line
 EVERY = 5.0
 SAME = 60.0
+#: seconds a line stands unchanged before it says for how long
+STILL = 10.0
 
 
 class StatusLine:
     """``PREFIX: text`` on stderr (see the module)."""
 
-    def __init__(self, prefix: str, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, prefix: str, clock: Callable[[], float] = time.monotonic, tick: float = 1.0) -> None:
         self.prefix = prefix
         self.tty = sys.stderr.isatty()
         self.clock = clock
         self.last = clock()
         self.line = ""  # the last line written
         self.width = 0  # of the line standing on the terminal
+        self.text = ""  # the last text shown, and since when
+        self.written = ""  # off a terminal: the text of the last line written
+        self.changed = self.last
+        #: seconds between the still-line thread's looks (real time)
+        self.tick = tick
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
 
     def show(self, text: str, update: bool = False) -> None:
         """A new phase's ``text``, or with ``update`` the phase's progress."""
-        line = f"{self.prefix}: {text}"
+        with self._lock:
+            if text != self.text:
+                self.text, self.changed = text, self.clock()
+            self._write(update)
+            if self._ticker is None:
+                self._stop.clear()
+                self._ticker = threading.Thread(target=self._still, name="status-line", daemon=True)
+                self._ticker.start()
+
+    def _write(self, update: bool) -> None:
         now = self.clock()
+        line = f"{self.prefix}: {self.text}"
+        still = now - self.changed
+        if still >= STILL:
+            line += f" (unchanged for {duration(still)})"
         if self.tty:
             if line == self.line:
                 return
@@ -42,16 +73,32 @@ class StatusLine:
             sys.stderr.write("\r" + shown + " " * max(0, self.width - len(shown)))
             self.width = len(shown)
         else:
+            # the same text (whatever it says of how long) only as a heartbeat
             since = now - self.last
-            if since < (SAME if line == self.line else EVERY if update else 0.0):
+            if since < (SAME if self.text == self.written else EVERY if update else 0.0):
                 return
             sys.stderr.write(line + "\n")
             self.last = now
+            self.written = self.text
         self.line = line
         sys.stderr.flush()
 
+    def _still(self) -> None:
+        while not self._stop.wait(self.tick):
+            with self._lock:
+                if not self._stop.is_set():
+                    self._write(True)
+
+    def _halt(self) -> None:
+        """Stop the still-line thread: nothing is written after this returns."""
+        self._stop.set()
+        if self._ticker is not None and self._ticker is not threading.current_thread():
+            self._ticker.join()
+        self._ticker = None
+
     def keep(self) -> None:
         """Leave the last line standing (on a terminal: end it)."""
+        self._halt()
         if self.tty and self.width:
             sys.stderr.write("\n")
             sys.stderr.flush()
@@ -65,6 +112,7 @@ class StatusLine:
 
     def clear(self) -> None:
         """Take the line away on a terminal, before the results are written."""
+        self._halt()
         if self.tty and self.width:
             sys.stderr.write("\r" + " " * self.width + "\r")
             sys.stderr.flush()

@@ -125,6 +125,6 @@ def test_plain_progress_says_a_count_once_until_it_changes(capsys: pytest.Captur
     assert capsys.readouterr().err.splitlines() == [
         "plan: 0 of 3 classes solved",  # at 1 s: the solve has begun
         "plan: 1 of 3 classes solved",  # at 12 s: changed, 11 s since the last line
-        "plan: 1 of 3 classes solved",  # at 72 s: unchanged for a minute
+        "plan: 1 of 3 classes solved (unchanged for 60 s)",  # at 72 s: unchanged for a minute
         "plan: 3 of 3 classes solved",  # at 74 s: the last (73 s: changed, but 1 s after a line)
     ]

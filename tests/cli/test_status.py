@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import sys
+import time
+from collections.abc import Callable
 
 import pytest
 
@@ -38,4 +40,58 @@ def test_off_a_terminal_steps_at_once_updates_every_few_seconds(capsys: pytest.C
         now[0] = float(t)
         status.show(text, update)
     status.clear()  # off a terminal the lines stay
-    assert capsys.readouterr().err.splitlines() == ["merge: a", "merge: b", "merge: b 2", "merge: b 3", "merge: c"]
+    assert capsys.readouterr().err.splitlines() == ["merge: a", "merge: b", "merge: b 2",
+                                                      "merge: b 3 (unchanged for 59 s)", "merge: c"]
+
+
+def _until(done: Callable[[], bool]) -> bool:
+    """Wait (a few seconds at most) for the status line's thread to do it."""
+    stop = time.monotonic() + 5
+    while not done():
+        if time.monotonic() > stop:
+            return False
+        time.sleep(0.005)
+    return True
+
+
+def test_a_line_that_stands_still_says_for_how_long_off_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    """A one-job plan solves a class in its own process for minutes: a log
+    still gets a line a minute, which says how long the count has stood."""
+    now = [0.0]
+    status = StatusLine("plan", clock=lambda: now[0], tick=0.005)
+    status.show("3 of 40 classes solved")
+    now[0] = 30.0  # under a minute since the last line: nothing yet
+    time.sleep(0.05)
+    assert capsys.readouterr().err == "plan: 3 of 40 classes solved\n"
+    now[0] = 75.0
+    assert _until(lambda: capsys.readouterr().err == "plan: 3 of 40 classes solved (unchanged for 75 s)\n")
+    now[0] = 200.0
+    status.keep()
+    time.sleep(0.05)
+    assert capsys.readouterr().err == ""  # nothing once the line is left standing
+    now[0] = 201.0
+    status.show("4 of 40 classes solved")  # the count moved: a new line, no age
+    status.keep()
+    assert capsys.readouterr().err == "plan: 4 of 40 classes solved\n"
+
+
+def test_a_line_that_stands_still_counts_its_age_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    tty = _Terminal()
+    monkeypatch.setattr(sys, "stderr", tty)
+    monkeypatch.setenv("COLUMNS", "80")
+    now = [0.0]
+    status = StatusLine("verify", clock=lambda: now[0], tick=0.005)
+    status.show("re-solving 12 classes: 3 done, 40 s")
+    now[0] = 9.0
+    time.sleep(0.05)
+    assert "unchanged" not in tty.getvalue()  # under STILL seconds: no age
+    now[0] = 12.0
+    assert _until(lambda: tty.getvalue().endswith("(unchanged for 12 s)"))
+    now[0] = 13.0
+    assert _until(lambda: tty.getvalue().endswith("(unchanged for 13 s)"))
+    status.clear()
+    written = tty.getvalue()
+    now[0] = 20.0
+    time.sleep(0.05)
+    assert tty.getvalue() == written  # taken away: nothing written after
+    assert written.endswith("\r" + " " * len("verify: re-solving 12 classes: 3 done, 40 s (unchanged for 13 s)") + "\r")
