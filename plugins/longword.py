@@ -48,6 +48,7 @@ from boggle_opt.core.paths import PlacementScorer, paths
 from boggle_opt.core.scorer import Scorer
 from boggle_opt.core.trie import PackedTrie
 from boggle_opt.proofs.executor import Done, Failed, TaskRunner, WorkerSetup, failed_tasks_error
+from boggle_opt.proofs.outcome import duration
 from boggle_opt.searching.options import check
 from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 
@@ -446,7 +447,7 @@ class _Stats:
         elapsed = max(time.monotonic() - self.started, 1e-9)
         left = ""
         if self.placements:
-            left = _duration(elapsed * self.boards_left(best) / self.placements)
+            left = duration(elapsed * self.boards_left(best) / self.placements)
         return {
             "chunks": f"{self.done:,}/{self.total:,}",
             "paths": self.n_paths,
@@ -457,17 +458,6 @@ class _Stats:
             "best": best,
             "time left": left,
         }
-
-
-def _duration(seconds: float) -> str:
-    """A time left as a person reads it: 40 s, 12.5 min, 3.2 h, 61 days."""
-    if seconds < 60:
-        return f"{seconds:.0f} s"
-    if seconds < 3600:
-        return f"{seconds / 60:.1f} min"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86400:,.0f} days"
 
 
 @hookimpl
