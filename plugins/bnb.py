@@ -268,11 +268,20 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             board, min_score = yield from _climb(problem, rng, opts.climb_seconds, total)
             yield Improved(board, min_score)
         base = {"kind": RECORD_KIND, "size": geometry.size, "buckets": label, "min_score": min_score}
-        yield Checkpoint({**base, "setup": True, **({"shard": opts.shard} if opts.shard else {})})
         finished, partial, found, _ = _resumed_classes(
             problem.resumed, geometry, label, min_score, problem.dictionary.scorer(geometry).score)
-        for board, score in found:
-            yield Improved(board, score)
+        try:
+            yield Checkpoint({**base, "setup": True, **({"shard": opts.shard} if opts.shard else {})})
+            for board, score in found:
+                yield Improved(board, score)
+        except Stopping:
+            # a budget spent before the first class (the driver checks it at
+            # each event): the counts still say what is not done, so the run
+            # ends incomplete with its finish hint, not as a search that found
+            # nothing
+            yield Progress({proof.DONE: len(finished), proof.TOTAL: total, proof.MIN_SCORE: min_score,
+                            proof.MIN_FROM: source})
+            return
         best = max((s for _, s in found), default=-1)
         begun = finished | set(partial)
         fresh: Iterable[tuple[int, ...]]
