@@ -21,6 +21,7 @@ from ..searching.driver import Consumer, RunState
 from ..runs.events import event_record, finish_record, note_record, progress_record, start_record
 from ..runs.records import describe_stop
 from ..searching.interface import Event, Progress, Stat
+from .beat import Beat
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -331,8 +332,7 @@ class PlainProgress:
         self._lines = 0
         #: the main thread's events and the heartbeat write one line at a time
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._beat: threading.Thread | None = None
+        self._beat: Beat | None = None
         #: an event has come: before it the run has no figures to show
         self._seen = False
 
@@ -341,17 +341,14 @@ class PlainProgress:
         self._notes = 0
         self._lines = 0
         self._seen = False
-        self._stop.clear()
-        self._beat = threading.Thread(target=self._heartbeat, args=(state,), name="plain-progress",
-                                      daemon=True)
+        # a quarter of the interval late at most; no busy loop for a tiny one
+        self._beat = Beat(lambda: self._heartbeat(state), max(self.every / 4, 0.01), self._lock,
+                          "plain-progress")
         self._beat.start()
 
     def _heartbeat(self, state: RunState) -> None:
-        # a quarter of the interval late at most; no busy loop for a tiny one
-        while not self._stop.wait(max(self.every / 4, 0.01)):
-            with self._lock:
-                if not self._stop.is_set() and self._seen and state.elapsed() - self._last >= self.every:
-                    self._print(state)
+        if self._seen and state.elapsed() - self._last >= self.every:
+            self._print(state)
 
     def event(self, event: Event, state: RunState) -> None:
         with self._lock:
@@ -377,9 +374,8 @@ class PlainProgress:
         self._notes = len(state.notes)
 
     def finish(self, state: RunState) -> None:
-        self._stop.set()
         if self._beat is not None:
-            self._beat.join()
+            self._beat.stop()
             self._beat = None
         self._new_notes(state)
         if state.error:

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 
 from ..proofs.outcome import duration
+from .beat import Beat
 
 #: seconds between updates off a terminal, and between repeats of one line
 EVERY = 5.0
@@ -42,11 +43,9 @@ class StatusLine:
         self.text = ""  # the last text shown, and since when
         self.written = ""  # off a terminal: the text of the last line written
         self.changed = self.last
-        #: seconds between the still-line thread's looks (real time)
-        self.tick = tick
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._ticker: threading.Thread | None = None
+        #: the line written again as it stands still (``tick``: seconds between looks)
+        self._beat = Beat(lambda: self._write(True), tick, self._lock, "status-line")
 
     def show(self, text: str, update: bool = False) -> None:
         """A new phase's ``text``, or with ``update`` the phase's progress."""
@@ -54,10 +53,8 @@ class StatusLine:
             if text != self.text:
                 self.text, self.changed = text, self.clock()
             self._write(update)
-            if self._ticker is None:
-                self._stop.clear()
-                self._ticker = threading.Thread(target=self._still, name="status-line", daemon=True)
-                self._ticker.start()
+            if not self._beat.running:
+                self._beat.start()
 
     def _write(self, update: bool) -> None:
         now = self.clock()
@@ -83,22 +80,9 @@ class StatusLine:
         self.line = line
         sys.stderr.flush()
 
-    def _still(self) -> None:
-        while not self._stop.wait(self.tick):
-            with self._lock:
-                if not self._stop.is_set():
-                    self._write(True)
-
-    def _halt(self) -> None:
-        """Stop the still-line thread: nothing is written after this returns."""
-        self._stop.set()
-        if self._ticker is not None and self._ticker is not threading.current_thread():
-            self._ticker.join()
-        self._ticker = None
-
     def keep(self) -> None:
         """Leave the last line standing (on a terminal: end it)."""
-        self._halt()
+        self._beat.stop()
         if self.tty and self.width:
             sys.stderr.write("\n")
             sys.stderr.flush()
@@ -112,7 +96,7 @@ class StatusLine:
 
     def clear(self) -> None:
         """Take the line away on a terminal, before the results are written."""
-        self._halt()
+        self._beat.stop()
         if self.tty and self.width:
             sys.stderr.write("\r" + " " * self.width + "\r")
             sys.stderr.flush()
