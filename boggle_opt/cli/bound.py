@@ -64,10 +64,20 @@ def class_text(text: str, size: tuple[int, int] | None) -> str:
     return text
 
 
+def _class_size(cells: int) -> tuple[int, int]:
+    """The square size of a class of ``cells`` letter sets."""
+    if cells == 0:
+        raise BoardError("empty class: give a letter set for each cell")
+    try:
+        return infer_size(cells)
+    except BoardError:
+        raise BoardError(f"cannot infer the size of a class of {cells} cells: give --size CxR") from None
+
+
 def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     given_size = parse_size(ns.size) if ns.size else None
     text = class_text(ns.cls, given_size)
-    cols, rows = given_size or infer_size(len(text.split()))
+    cols, rows = given_size or _class_size(len(text.split()))
     geometry = make_geometry(cols, rows)
     sets = parse_class(text, geometry)
     if ns.min_score is not None and ns.min_score < 1:

@@ -51,6 +51,16 @@ def test_bad_board(run_cli, tiny_list, args, needles):
     assert_one_line_error(run_cli("score", *args, "--wordlist", tiny_list), *needles)
 
 
+@pytest.mark.parametrize(
+    "text, needles",
+    [("abc def", ["class of 2 cells", "--size"]), ("", ["empty class"]), ("   ", ["empty class"])],
+    ids=["two-sets", "empty", "blank"],
+)
+def test_bad_class_size(run_cli, tiny_list, text, needles):
+    """A class is counted in cells (letter sets), not letters."""
+    assert_one_line_error(run_cli("bound", text, "--wordlist", tiny_list), *needles)
+
+
 def test_bad_board_with_embedded_list(run_cli):
     """The same errors with the default list (no --wordlist)."""
     assert_one_line_error(run_cli("score", "abc1"), "'1'")
