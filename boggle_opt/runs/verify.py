@@ -226,6 +226,19 @@ def _start(path: str) -> dict[str, Any]:
     return first[1]
 
 
+def _each_once(paths: Sequence[str]) -> None:
+    """Refuse a file named twice (or through two names): read twice, its
+    classes would be reported as recorded twice, as if the proof were wrong."""
+    seen: dict[tuple[int, int], str] = {}
+    for path in paths:
+        st = os.stat(path)
+        first = seen.get((st.st_dev, st.st_ino))
+        if first is not None:
+            same = "given twice" if first == path else f"the same file as {first!r}"
+            raise VerifyError(f"run file {path!r} is {same}: give each file once")
+        seen[(st.st_dev, st.st_ino)] = path
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -488,6 +501,7 @@ def verify_runs(
     # each file's start record first, the file closed again: a campaign's
     # thousands of shards are never open at once (a process may open ~1,024)
     heads = [(path, _start(path)) for path in paths]
+    _each_once(paths)
     proof = ProofFacts(heads[0][1]["settings"], registries, wordlist)
     for path, start in heads[1:]:
         _same_proof(heads[0][0], heads[0][1]["settings"], path, start["settings"])

@@ -21,7 +21,7 @@ from boggle_opt.proofs.board_classes import enumerate_classes
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.registry.registries import Registries
 from boggle_opt.runs.verify import Reservoir, verify_runs
-from helpers import exe, records as run_records
+from helpers import assert_one_line_error, exe, records as run_records
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 MIN_SCORE = "110"
@@ -108,6 +108,19 @@ def test_a_duplicated_class_is_named(proof: Path, tmp_path: Path, run_cli: Run) 
     records.append(records[i])
     out = _hole(run_cli, _write(tmp_path / "f.jsonl", records))
     assert f"class {records[i]['record']['class']} recorded twice" in out
+
+
+@pytest.mark.parametrize("command", ["verify", "merge"])
+def test_a_file_given_twice_is_named(proof: Path, tmp_path: Path, run_cli: Run, command: str) -> None:
+    """Read twice, a file's classes were reported as recorded twice, as if the
+    proof were wrong: the file is named instead, by its path or another name."""
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(proof)
+    out = ["--out", str(tmp_path / "merged.jsonl")] if command == "merge" else []
+    assert_one_line_error(run_cli(command, str(proof), str(proof), *out), repr(str(proof)), "given twice")
+    assert_one_line_error(run_cli(command, str(proof), str(link), *out),
+                          repr(str(link)), f"the same file as {str(proof)!r}")
+    assert not (tmp_path / "merged.jsonl").exists()
 
 
 def test_a_missing_split_piece_is_named(proof: Path, tmp_path: Path, run_cli: Run) -> None:
