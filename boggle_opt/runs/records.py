@@ -17,8 +17,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.errors import BoggleOptError
+from ..core.errors import BoggleOptError, PluginError
 from ..core.geometry import Geometry
+from ..dictionary.wordlist import looks_like_path
+from ..registry.registries import Registries, Registry
 from .files import open_regular, refuse_irregular
 
 
@@ -201,6 +203,30 @@ def check_settings(settings: Mapping[str, Any], path: str) -> None:
     for name in ("seconds", "evaluations", "target"):
         value = (budget or {}).get(name)
         _need(value is None or _is_number(value), where, f"budget {name!r} is not a number")
+
+
+def check_registered(settings: Mapping[str, Any], registries: Registries, path: str,
+                     kinds: tuple[str, ...] = ("searcher", "rule", "wordlist", "executor")) -> None:
+    """The plugins a run file's ``settings`` name (its searcher, rule, word list
+    and executor, of ``kinds``) are registered here; else one line saying which
+    is missing and how to load it. A run file is data: it never loads code."""
+    tables: dict[str, tuple[str, Registry[Any]]] = {
+        "searcher": ("searcher", registries.searchers), "rule": ("scoring rule", registries.rules),
+        "wordlist": ("word list", registries.wordlists), "executor": ("executor", registries.executors),
+    }
+    for key in kinds:
+        noun, table = tables[key]
+        name = settings.get(key)
+        if not isinstance(name, str) or not name or name in table:
+            continue
+        if key == "wordlist" and looks_like_path(name):
+            continue  # a file, read as such
+        available = ", ".join(table.names()) or "none"
+        raise PluginError(
+            f"run file {path!r} was written with the {noun} {name!r}, which no plugin loaded here "
+            f"registers (available: {available}): load the plugin that provides it "
+            f"(--plugin FILE or MODULE, or install its package)"
+        )
 
 
 def check_boards(boards: list[tuple[str, int]], geometry: Geometry, where: str) -> None:

@@ -32,7 +32,7 @@ from ..registry.loader import load_plugins
 from ..registry.registries import Registries
 from .runfile import PastRun, RunFileWriter, read_run_file
 from .lock import run_lock
-from .records import check_boards, check_scores, check_settings, describe_budget
+from .records import check_boards, check_registered, check_scores, check_settings, describe_budget
 from ..searching.interface import Event, Problem, Searcher
 from ..signals import check as check_signals
 
@@ -213,6 +213,9 @@ class RunSpec:
         check_settings(settings, path)
         if settings.get("searcher") is None:
             raise BoggleOptError(f"run file {path!r} does not name its searcher")
+        # an executor given now replaces the recorded one, which need not be here
+        check_registered(settings, registries, path,
+                         ("searcher", "rule", "wordlist") + (("executor",) if executor is None and scheduler is None else ()))
         limits = settings.get("constraints") or {}
         if not isinstance(limits, dict) or not all(isinstance(v, str) for v in limits.values()):
             raise BoggleOptError(f"run file {path!r} settings: 'constraints' is not an object of strings")

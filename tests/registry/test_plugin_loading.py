@@ -223,6 +223,42 @@ def test_plugin_file_searcher_runs_in_workers(tmp_path, run_cli, cli_env):
     assert "best board" in result.stdout.lower()
 
 
+def test_a_run_file_names_the_plugin_it_needs(tmp_path, run_cli, cli_env):
+    """A run file written with a plugin's rule or searcher, read without the
+    plugin: resume, verify and merge say which rule or searcher is missing and
+    how to load it (the file never loads code itself); with it, they work."""
+    rule = tmp_path / "my_rule.py"
+    rule.write_text(textwrap.dedent(TRIPLE_RULE.format(name="triple")), encoding="utf-8")
+    sampler = tmp_path / "my_sampler.py"
+    sampler.write_text(textwrap.dedent(RANDOM_SEARCHER), encoding="utf-8")
+    proof, search = tmp_path / "proof.jsonl", tmp_path / "search.jsonl"
+    quiet = ("--progress", "none")
+    made = run_cli("run", "--plugin", str(rule), "--rule", "triple", "--searcher", "bnb", "--size", "2x2",
+                   "-o", "min-score", "12", "--out", str(proof), *quiet, env=cli_env)
+    assert made.returncode == 0, made.stderr
+    made = run_cli("run", "--plugin", str(sampler), "--searcher", "sampler", "--size", "2x2", "--evals", "50",
+                   "--out", str(search), *quiet, env=cli_env)
+    assert made.returncode == 0, made.stderr
+    for args, named in [
+        (("verify", str(proof)), f"run file {str(proof)!r} was written with the scoring rule 'triple'"),
+        (("merge", str(proof), "--out", str(tmp_path / "merged.jsonl")), "the scoring rule 'triple'"),
+        (("run", "--resume", str(proof), *quiet), "the scoring rule 'triple'"),
+        (("run", "--resume", str(search), "--evals", "10", *quiet),
+         f"run file {str(search)!r} was written with the searcher 'sampler'"),
+    ]:
+        result = run_cli(*args, env=cli_env)
+        assert result.returncode == 1, (args, result.stdout, result.stderr)
+        line = one_line(result.stderr)
+        assert line.startswith("boggle-opt: error: run file ") and f"{named}, which no plugin loaded here registers" in line, line
+        assert line.endswith("load the plugin that provides it (--plugin FILE or MODULE, or install its package)")
+    assert not (tmp_path / "merged.jsonl").exists()
+    verified = run_cli("verify", "--plugin", str(rule), str(proof), env=cli_env)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "under the triple rule" in " ".join(verified.stdout.split())
+    resumed = run_cli("run", "--plugin", str(sampler), "--resume", str(search), "--evals", "10", *quiet, env=cli_env)
+    assert resumed.returncode == 0, resumed.stderr
+
+
 @pytest.mark.parametrize(
     "spec, message",
     [
