@@ -111,6 +111,8 @@ def board_words(
     from ..registry.dictionaries import load_dictionary
 
     try:
+        if registries is not None and run is not None:  # a plugin's rule or list: say which, and how to load it
+            runrecords.check_registered(settings, registries, run.path, ("rule", "wordlist"))
         dictionary = load_dictionary(
             str(settings.get("wordlist") or defaults.WORDLIST),
             str(settings.get("rule") or defaults.RULE),

@@ -252,6 +252,11 @@ def test_a_run_file_names_the_plugin_it_needs(tmp_path, run_cli, cli_env):
         assert line.startswith("boggle-opt: error: run file ") and f"{named}, which no plugin loaded here registers" in line, line
         assert line.endswith("load the plugin that provides it (--plugin FILE or MODULE, or install its package)")
     assert not (tmp_path / "merged.jsonl").exists()
+    # a report is still written, without the boards' words, and says why on the page
+    page = tmp_path / "report.html"
+    reported = run_cli("report", str(proof), "--out", str(page), env=cli_env)
+    assert reported.returncode == 0, reported.stderr
+    assert "the scoring rule &#x27;triple&#x27;, which no plugin loaded here registers" in page.read_text()
     verified = run_cli("verify", "--plugin", str(rule), str(proof), env=cli_env)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "under the triple rule" in " ".join(verified.stdout.split())
