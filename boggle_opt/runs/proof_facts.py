@@ -22,6 +22,7 @@ from ..registry.dictionaries import load_dictionary
 from ..registry.registries import Registries
 from ..searching.options import make_options
 from .fingerprints import FIELDS, dictionary_fields, kernel_version, recorded_options
+from .records import check_registered
 
 #: at most this many bucket assignments are tracked (two bytes each)
 MAX_ASSIGNMENTS = 1 << 31
@@ -46,7 +47,8 @@ class Split:
 class ProofFacts:
     """The run's facts, recomputed from its settings (not from its summary)."""
 
-    def __init__(self, settings: Mapping[str, Any], registries: Registries, wordlist: str | None) -> None:
+    def __init__(self, settings: Mapping[str, Any], registries: Registries, wordlist: str | None,
+                 path: str) -> None:
         from ..boards import size_geometry
 
         if settings.get("searcher") != "bnb":
@@ -54,6 +56,8 @@ class ProofFacts:
                 f"verify checks branch-and-bound proofs; this run file is of searcher "
                 f"{settings.get('searcher')!r}"
             )
+        # a plugin's rule or list: say which is missing, and how to load it
+        check_registered(settings, registries, path, ("rule",) if wordlist else ("rule", "wordlist"))
         recorded = settings.get("fingerprint")
         if not isinstance(recorded, dict):
             raise Hole("the run file records no fingerprint (written by an older boggle-opt)")

@@ -214,8 +214,8 @@ class RunSpec:
         if settings.get("searcher") is None:
             raise BoggleOptError(f"run file {path!r} does not name its searcher")
         # an executor given now replaces the recorded one, which need not be here
-        check_registered(settings, registries, path,
-                         ("searcher", "rule", "wordlist") + (("executor",) if executor is None and scheduler is None else ()))
+        recorded_executor = ("executor",) if executor is None and scheduler is None else ()
+        check_registered(settings, registries, path, ("searcher", "rule", "wordlist", *recorded_executor))
         limits = settings.get("constraints") or {}
         if not isinstance(limits, dict) or not all(isinstance(v, str) for v in limits.values()):
             raise BoggleOptError(f"run file {path!r} settings: 'constraints' is not an object of strings")

@@ -56,7 +56,7 @@ from .coverage import coverage
 from .fingerprints import FIELDS
 from .proof_facts import Hole, ProofFacts, Split, VerifyError
 from .recheck import default_budget, kernel_check, shares
-from .records import RunFileError, check_record, check_registered, numbered_lines
+from .records import RunFileError, check_record, numbered_lines
 from .resolving import Resolver, resolve
 from .witness import Chooser, Record, Unrecorded, Witnessed, climbs, closure, hops
 
@@ -502,10 +502,7 @@ def verify_runs(
     # thousands of shards are never open at once (a process may open ~1,024)
     heads = [(path, _start(path)) for path in paths]
     _each_once(paths)
-    settings = heads[0][1]["settings"]
-    if isinstance(settings, Mapping) and settings.get("searcher") == "bnb":  # else ProofFacts says what it is
-        check_registered(settings, registries, heads[0][0], ("rule",) if wordlist else ("rule", "wordlist"))
-    proof = ProofFacts(settings, registries, wordlist)
+    proof = ProofFacts(heads[0][1]["settings"], registries, wordlist, heads[0][0])
     for path, start in heads[1:]:
         _same_proof(heads[0][0], heads[0][1]["settings"], path, start["settings"])
     shards = _shards([(path, start["settings"]) for path, start in heads])
