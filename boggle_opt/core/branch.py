@@ -90,6 +90,7 @@ class ClassSolver:
     # cell of each position; the last solve's if order_by_class (its split
     # cell, order[split_level], is the one ``unfinished`` refers to)
     order: list[int]
+    symbols: str  # the alphabet's tiles in code order (the boards it returns)
     order_by_class: bool
     builder: TreeBuilder
     ob: OrderlyBound
@@ -167,6 +168,7 @@ class ClassSolver:
         self.n = geometry.n
         self.geometry = geometry
         self.order = list(order) if order is not None else cell_order(geometry)
+        self.symbols = trie.symbols
         self.order_by_class = order is None and self.n >= ORDER_MIN_CELLS
         self.builder = TreeBuilder(trie, geometry, self.order)
         self.ob = OrderlyBound(self.n)
@@ -299,10 +301,11 @@ class ClassSolver:
         found = self.ob.found
         n = self.n
         boards: list[str] = []
+        symbols = self.symbols
         letters = [""] * n
         for i in range(len(found) // n):
             for p in range(n):
-                letters[self.order[p]] = chr(97 + found[i * n + p])
+                letters[self.order[p]] = symbols[found[i * n + p]]
             boards.append("".join(letters))
         return boards
 

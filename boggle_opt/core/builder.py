@@ -106,6 +106,14 @@ SHARE_ARENA_WORDS: Final[i64] = 175_000_000
 # an arena of more than KEEP_ARENA_WHOLE words is let go when the next build
 # starts.
 KEEP_ARENA: Final[i64] = 1 << 26
+# A choice node packs its cell's tile set beside its position in one i32
+# arena word (``arena.HEAD``): 26 bits of tiles, so branch and bound takes
+# alphabets of at most 26 tiles (``core.alphabet.MAX_BNB_TILES``).
+BNB_TILES: Final[i64] = 26
+BNB_MASK: Final[i64] = (1 << 26) - 1
+# _repeats' flag: above every tile bit of a trie node's mask
+REPEAT_SHIFT: Final[i64] = 32
+REPEAT_FLAG: Final[i64] = 1 << 32
 KEEP_ARENA_WHOLE: Final[i64] = 1 << 24
 # And once a class's paths are known, only this many words a path of it: its
 # built tree takes at least 6.3 words a path on the 3x4 anchor sample and 11.3
@@ -206,6 +214,9 @@ class TreeBuilder:
         n = geometry.n
         if n > MAX_CELLS:
             raise ValueError(f"boards of more than {MAX_CELLS} cells are not supported")
+        if len(trie.symbols) > BNB_TILES:
+            raise ValueError(f"branch and bound takes alphabets of at most {BNB_TILES} tiles, "
+                             f"not {len(trie.symbols)}")
         self.trie_nodes = trie.nodes
         repeats = _repeats(trie.nodes)
         depths = _depths(trie.nodes)
@@ -350,8 +361,8 @@ class TreeBuilder:
             raise ValueError(f"a class needs {n} letter sets, got {len(cell_masks)}")
         for p in range(n):
             m: i64 = cell_masks[self.order[p]]
-            if m <= 0 or m > LETTER_MASK:
-                raise ValueError("each cell needs a non-empty set of letters a-z")
+            if m <= 0 or m > BNB_MASK:
+                raise ValueError("each cell needs a non-empty set of the alphabet's tiles")
             self.masks[p] = m
             self.counts[p] = popcount26(m)
         self.skip = 0
@@ -953,7 +964,7 @@ class TreeBuilder:
                 top += 1 + counts[pos]
                 b[slot] = i32(choice)
                 made += 1
-            slot = choice + 1 + popcount26(masks[pos] & ((1 << letter) - 1))
+            slot = choice + 1 + popcount26(masks[pos] & ((i64(1) << letter) - 1))
             cur = i64(b[slot])
             if cur == 0:
                 cur = top
@@ -1155,7 +1166,7 @@ def _repeats(nodes: vec[i64]) -> vec[i64]:
     Children always have larger indices than their parent (the trie is
     numbered breadth first), so one pass in index order suffices."""
     count = len(nodes)
-    seen = vec[i64]([0] * count)  # letters on the way, bit 26: a repeat
+    seen = vec[i64]([0] * count)  # tiles on the way, bit REPEAT_SHIFT: a repeat
     for i in range(count):
         w = nodes[i]
         mask = w & LETTER_MASK
@@ -1168,9 +1179,9 @@ def _repeats(nodes: vec[i64]) -> vec[i64]:
             m ^= bit
             child = here | bit
             if (here & bit) != 0:
-                child |= 1 << 26
+                child |= REPEAT_FLAG
             seen[first + k] = child
             k += 1
     for i in range(count):
-        seen[i] = (seen[i] >> 26) & 1
+        seen[i] = (seen[i] >> REPEAT_SHIFT) & 1
     return seen

@@ -14,6 +14,7 @@ from mypy_extensions import i64
 
 from .geometry import Geometry
 from .scorer import Scorer
+from .trie import KEY_BASE
 
 
 def _inverse(perm: list[int]) -> list[int]:
@@ -121,7 +122,7 @@ class PlacementScorer:
         out: list[tuple[str, int]] = []
         cells: list[str] = [base[i] for i in range(self.n)]
         fixed = self.fixed
-        letters: list[str] = [chr(97 + i) for i in range(26)]
+        letters: list[str] = list(self.scorer.symbols)
         best: i64 = floor
         for p in range(first, first + count):
             at: i64 = p * length
@@ -129,7 +130,7 @@ class PlacementScorer:
                 ok = True
                 for j in range(length):
                     c: i64 = flat[at + j]
-                    code: i64 = word[j] - 97
+                    code: i64 = word[j] - KEY_BASE
                     f: i64 = fixed[c]
                     if f >= 0 and f != code:
                         ok = False

@@ -1,8 +1,10 @@
 """Score boards against a packed trie. Compiled with mypyc.
 
-One Scorer owns a private copy of the trie's node words so it can stamp the
-words it has found on the current board without a second memory read (two
-scorers sharing stamps would corrupt each other's results).
+One Scorer owns a private copy of the trie's points so it can stamp the
+words it has found on the current board beside their points (two scorers
+sharing stamps would corrupt each other's results). A word that tiles spell in
+several ways (the trie's ``aliases``) is stamped at its first way's node, so
+it counts once.
 """
 
 from __future__ import annotations
@@ -17,16 +19,21 @@ from .geometry import Geometry
 from .trie import (
     CHILD_MASK,
     CHILD_SHIFT,
+    LATIN,
     LETTER_MASK,
-    STAMP_CLEAR,
-    STAMP_MAX,
-    STAMP_SHIFT,
     WORD_BIT,
     PackedTrie,
     child_index,
 )
 
-N_LETTERS: Final[i64] = 26
+# A node's slot, after the node words: its points, and the stamp of the last
+# board that found its word; an alias (another way to spell a word) holds the
+# node of the word's first way instead, with ALIAS_BIT set.
+PTS_MASK: Final[i64] = (1 << 31) - 1
+ALIAS_BIT: Final[i64] = 1 << 31
+STAMP_SHIFT: Final[i64] = 32
+SLOT_CLEAR: Final[i64] = (1 << 32) - 1
+STAMP_MAX: Final[i64] = (1 << 30) - 1
 # cells table, per cell: [letter bit, neighbours' letter bits, neighbour
 # count, up to 8 neighbours]
 NBR_LETTERS: Final[i64] = 1
@@ -65,6 +72,11 @@ class Scorer:
     cells: vec[i64]
     cellbits: vec[i64]  # 1 << cell, for the used-cell masks of reporting
     letters: vec[i64]
+    #: tile code by a symbol's code point (-1: no tile), and each tile's letters
+    table: vec[i64]
+    spellings: list[str]
+    n_tiles: i64
+    symbols: str
     stamp: i64
     # neighbourhood scoring state
     credit: vec[i64]
@@ -76,8 +88,28 @@ class Scorer:
         # node words, then each node's points: the hot loop reads both from
         # one vector (fewer arguments per recursive call)
         self.n_nodes = len(trie.nodes)
-        self.nodes = extend(vec[i64](trie.nodes), trie.points)
+        slots = vec[i64](trie.points)
+        for p in trie.points:
+            if p < 0 or p > PTS_MASK:
+                raise ValueError(f"a word's points must lie in 0..{PTS_MASK}, got {p}")
+        j: i64 = 0
+        while j < len(trie.aliases):
+            slots[trie.aliases[j]] = ALIAS_BIT | trie.aliases[j + 1]
+            j += 2
+        self.nodes = extend(vec[i64](trie.nodes), slots)
         self.points = trie.points
+        symbols = trie.symbols
+        self.symbols = symbols
+        self.n_tiles = len(symbols)
+        top: i64 = 0
+        for ch in symbols:
+            top = max(top, ord(ch))
+        table = vec[i64]([-1] * (top + 1))
+        for code in range(len(symbols)):
+            table[ord(symbols[code])] = code
+        self.table = table
+        latin = symbols == LATIN
+        self.spellings = ["qu" if latin and ch == "q" else ch for ch in symbols]
         cells: vec[i64] = vec[i64]()
         cellbits: vec[i64] = vec[i64]()
         bit: i64 = 1
@@ -112,14 +144,15 @@ class Scorer:
             )
         letters = self.letters
         cells = self.cells
+        table = self.table
         for i in range(self.n):
-            letter: i64 = ord(board[i]) - 97
-            if letter < 0 or letter >= N_LETTERS:
-                raise BoardError(
-                    f"bad board {board!r}: character {board[i]!r} is not a letter a-z"
-                )
+            o: i64 = ord(board[i])
+            letter: i64 = table[o] if o < len(table) else -1
+            if letter < 0:
+                raise BoardError(f"bad board {board!r}: character {board[i]!r} is not a "
+                                 + ("letter a-z" if len(table) == 123 else "tile of this alphabet"))
             letters[i] = letter
-            cells[i * STRIDE] = 1 << letter
+            cells[i * STRIDE] = i64(1) << letter
         for i in range(self.n):
             at = i * STRIDE
             around: i64 = 0
@@ -131,8 +164,8 @@ class Scorer:
         stamp = self.stamp + 1
         if stamp > STAMP_MAX:
             nodes = self.nodes
-            for i in range(self.n_nodes):
-                nodes[i] = nodes[i] & STAMP_CLEAR
+            for i in range(self.n_nodes, 2 * self.n_nodes):
+                nodes[i] = nodes[i] & SLOT_CLEAR
             stamp = 1
         self.stamp = stamp
         self.cells[len(self.cells) - 1] = stamp
@@ -140,6 +173,22 @@ class Scorer:
 
     def _root_child(self, letter: i64) -> i64:
         return child_index(self.nodes[0], letter)
+
+    def _slot(self, node: i64) -> i64:
+        """Where ``node``'s word keeps its points and stamp (its first way's node)."""
+        at = self.n_nodes + node
+        s = self.nodes[at]
+        return self.n_nodes + (s & PTS_MASK) if (s & ALIAS_BIT) != 0 else at
+
+    def _claim(self, node: i64) -> i64:
+        """The points of ``node``'s word if this board has not found it yet
+        (stamping it found), else -1."""
+        at = self._slot(node)
+        s = self.nodes[at]
+        if (s >> STAMP_SHIFT) == self.stamp:
+            return -1
+        self.nodes[at] = (s & SLOT_CLEAR) | (self.stamp << STAMP_SHIFT)
+        return s & PTS_MASK
 
     # -- standard score (the hot path) --------------------------------------
 
@@ -194,9 +243,8 @@ class Scorer:
         out: list[FoundWord],
     ) -> None:
         w = self.nodes[node]
-        if (w & WORD_BIT) != 0 and (w >> STAMP_SHIFT) != self.stamp:
-            self.nodes[node] = (w & STAMP_CLEAR) | (self.stamp << STAMP_SHIFT)
-            spelled = "".join(["qu" if board[p] == "q" else board[p] for p in path])
+        if (w & WORD_BIT) != 0 and self._claim(node) >= 0:
+            spelled = "".join([self.spellings[self.letters[p]] for p in path])
             out.append(FoundWord(spelled, self.points[node], list(path)))
         at = cell * STRIDE
         for k in range(at + FIRST_NBR, at + FIRST_NBR + self.cells[at + COUNT]):
@@ -238,7 +286,7 @@ class Scorer:
             if seen is None:
                 total = self.points[node]
             else:
-                key = (int(node), int(used))
+                key = (int(self._slot(node)), int(used))
                 if key not in seen:
                     seen.add(key)
                     total = self.points[node]
@@ -254,16 +302,18 @@ class Scorer:
     # -- one-letter neighbourhood -------------------------------------------
 
     def neighbourhood(self, board: str) -> list[int]:
-        """Scores of every board one letter away: ``out[cell * 26 + letter]``.
+        """Scores of every board one tile away: ``out[cell * n_tiles + tile]``
+        (``cell * 26 + letter`` for English).
 
         One search per cell treats that cell as a wildcard: words avoiding it
-        count for all 26 letters, words through it only for the letter used
+        count for every tile, words through it only for the letter used
         there, and only if they are not also found without it. Those are
         collected in ``pending`` and settled once the search is over.
         """
         self._load(board)
         n = self.n
-        out: list[int] = [0] * (n * N_LETTERS)
+        nt = self.n_tiles
+        out: list[int] = [0] * (n * nt)
         nodes = self.nodes
         cells = self.cells
         if len(self.credit) != self.n_nodes:
@@ -286,14 +336,14 @@ class Scorer:
             cells[wc * STRIDE] = saved
             base = pending.base
             pending.base = 0
-            row: i64 = wc * N_LETTERS
-            for letter in range(N_LETTERS):
+            row: i64 = wc * nt
+            for letter in range(nt):
                 out[row + letter] = base
             items = pending.items
             j: i64 = 0
             while j < len(items):
-                node = items[j]
-                if (nodes[node] >> STAMP_SHIFT) != stamp:
+                node = items[j]  # (a word's first way: _dfs_wild took it)
+                if (nodes[self.n_nodes + node] >> STAMP_SHIFT) != stamp:
                     out[row + items[j + 1]] += self.points[node]
                 j += 2
         return out
@@ -370,18 +420,25 @@ def _dfs_wild(
     this path (-1 while the path has not used it)."""
     w = nodes[node]
     if (w & WORD_BIT) != 0:
+        n_nodes = cells[len(cells) - 2]
+        at = n_nodes + node
+        s = nodes[at]
+        if (s & ALIAS_BIT) != 0:
+            at = n_nodes + (s & PTS_MASK)
+            s = nodes[at]
         if wild < 0:
-            if (w >> STAMP_SHIFT) != stamp:
-                nodes[node] = (w & STAMP_CLEAR) | (stamp << STAMP_SHIFT)
-                pending.base += points[node]
+            if (s >> STAMP_SHIFT) != stamp:
+                nodes[at] = (s & SLOT_CLEAR) | (stamp << STAMP_SHIFT)
+                pending.base += s & PTS_MASK
         else:
-            c = credit[node]
-            if (c >> N_LETTERS) != cstamp:
-                c = cstamp << N_LETTERS
-            bit: i64 = 1 << wild
+            word = at - n_nodes
+            c = credit[word]
+            if (c >> STAMP_SHIFT) != cstamp:
+                c = cstamp << STAMP_SHIFT
+            bit: i64 = i64(1) << wild
             if (c & bit) == 0:
-                credit[node] = c | bit
-                pending.items = append(pending.items, node)
+                credit[word] = c | bit
+                pending.items = append(pending.items, word)
                 pending.items = append(pending.items, wild)
     if (w & LETTER_MASK) == 0:
         return
@@ -415,9 +472,14 @@ def _dfs(nodes: vec[i64], cells: vec[i64], cell: i64, node: i64) -> i64:
     if (w & WORD_BIT) != 0:
         tail = len(cells) - 2
         stamp = cells[tail + 1]
-        if (w >> STAMP_SHIFT) != stamp:
-            nodes[node] = (w & STAMP_CLEAR) | (stamp << STAMP_SHIFT)
-            total = nodes[cells[tail] + node]
+        at = cells[tail] + node
+        s = nodes[at]
+        if (s & ALIAS_BIT) != 0:  # another way to spell a word: its first way's slot
+            at = cells[tail] + (s & PTS_MASK)
+            s = nodes[at]
+        if (s >> STAMP_SHIFT) != stamp:
+            nodes[at] = (s & SLOT_CLEAR) | (stamp << STAMP_SHIFT)
+            total = s & PTS_MASK
     at = cell * STRIDE
     mask = w & LETTER_MASK
     # no child letter on any neighbour (or no child at all): a dead end
@@ -452,9 +514,14 @@ def _dfs_count(nodes: vec[i64], cells: vec[i64], cell: i64, node: i64, counter: 
     if (w & WORD_BIT) != 0:
         tail = len(cells) - 2
         stamp = cells[tail + 1]
-        if (w >> STAMP_SHIFT) != stamp:
-            nodes[node] = (w & STAMP_CLEAR) | (stamp << STAMP_SHIFT)
-            total = nodes[cells[tail] + node]
+        at = cells[tail] + node
+        s = nodes[at]
+        if (s & ALIAS_BIT) != 0:  # another way to spell a word: its first way's slot
+            at = cells[tail] + (s & PTS_MASK)
+            s = nodes[at]
+        if (s >> STAMP_SHIFT) != stamp:
+            nodes[at] = (s & SLOT_CLEAR) | (stamp << STAMP_SHIFT)
+            total = s & PTS_MASK
             counter[0] += 1
     at = cell * STRIDE
     mask = w & LETTER_MASK

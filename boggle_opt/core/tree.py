@@ -221,7 +221,7 @@ class Tree:
             return root  # no word uses this cell: every letter gives the same tree
         choice = i64(a[root + KIDS])
         mask = (i64(a[choice]) >> LOW_BITS)
-        bit: i64 = 1 << letter
+        bit: i64 = i64(1) << letter
         if (mask & bit) == 0:
             # only the words that skip the cell remain
             at = self._reserve(KIDS + k - 1)
