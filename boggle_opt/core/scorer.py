@@ -19,7 +19,6 @@ from .geometry import Geometry
 from .trie import (
     CHILD_MASK,
     CHILD_SHIFT,
-    LATIN,
     LETTER_MASK,
     WORD_BIT,
     PackedTrie,
@@ -77,6 +76,7 @@ class Scorer:
     spellings: list[str]
     n_tiles: i64
     symbols: str
+    aliased: bool
     stamp: i64
     # neighbourhood scoring state
     credit: vec[i64]
@@ -97,6 +97,7 @@ class Scorer:
             slots[trie.aliases[j]] = ALIAS_BIT | trie.aliases[j + 1]
             j += 2
         self.nodes = extend(vec[i64](trie.nodes), slots)
+        self.aliased = len(trie.aliases) > 0
         self.points = trie.points
         symbols = trie.symbols
         self.symbols = symbols
@@ -108,8 +109,7 @@ class Scorer:
         for code in range(len(symbols)):
             table[ord(symbols[code])] = code
         self.table = table
-        latin = symbols == LATIN
-        self.spellings = ["qu" if latin and ch == "q" else ch for ch in symbols]
+        self.spellings = trie.spellings
         cells: vec[i64] = vec[i64]()
         cellbits: vec[i64] = vec[i64]()
         bit: i64 = 1
@@ -318,7 +318,7 @@ class Scorer:
         cells = self.cells
         if len(self.credit) != self.n_nodes:
             self.credit = vec[i64]([0] * self.n_nodes)
-        pending = _Pending()
+        pending = _Pending(self.aliased)
         for wc in range(n):
             stamp = self._next_stamp()
             self.credit_stamp += 1
@@ -355,10 +355,12 @@ class _Pending:
 
     items: vec[i64]
     base: i64
+    aliased: bool  # whether the trie spells some word in several ways
 
-    def __init__(self) -> None:
+    def __init__(self, aliased: bool) -> None:
         self.items = vec[i64]()
         self.base = 0
+        self.aliased = aliased
 
 
 def _wild_children(
@@ -421,17 +423,23 @@ def _dfs_wild(
     w = nodes[node]
     if (w & WORD_BIT) != 0:
         n_nodes = cells[len(cells) - 2]
-        at = n_nodes + node
-        s = nodes[at]
-        if (s & ALIAS_BIT) != 0:
-            at = n_nodes + (s & PTS_MASK)
-            s = nodes[at]
         if wild < 0:
+            at = n_nodes + node
+            s = nodes[at]
+            if (s & ALIAS_BIT) != 0:
+                at = n_nodes + (s & PTS_MASK)
+                s = nodes[at]
             if (s >> STAMP_SHIFT) != stamp:
                 nodes[at] = (s & SLOT_CLEAR) | (stamp << STAMP_SHIFT)
                 pending.base += s & PTS_MASK
         else:
-            word = at - n_nodes
+            # credit the word's first way; read the slot only where a trie
+            # has aliases (not English's): this branch is the hottest here
+            word = node
+            if pending.aliased:
+                s = nodes[n_nodes + node]
+                if (s & ALIAS_BIT) != 0:
+                    word = s & PTS_MASK
             c = credit[word]
             if (c >> STAMP_SHIFT) != cstamp:
                 c = cstamp << STAMP_SHIFT

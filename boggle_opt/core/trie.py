@@ -62,6 +62,8 @@ class PackedTrie:
     symbols: str
     #: (node, node of the word's first way) pairs: ways but the first of a word
     aliases: vec[i64]
+    #: the letters each tile spells, in code order (English: ``q`` spells "qu")
+    spellings: list[str]
 
     def __init__(
         self,
@@ -71,6 +73,7 @@ class PackedTrie:
         symbols: str = LATIN,
         words: list[int] | None = None,
         aliases: vec[i64] | None = None,
+        spellings: list[str] | None = None,
     ) -> None:
         """Build from sorted, distinct keys (a byte a tile: its code plus
         ``KEY_BASE``, so English's keys are a-z with ``q`` for "qu") and their
@@ -85,6 +88,11 @@ class PackedTrie:
             raise ValueError(f"an alphabet has 1 to {N_TILES} tiles, got {len(symbols)}")
         self.symbols = symbols
         self.aliases = aliases if aliases is not None else vec[i64]()
+        if spellings is None:
+            spellings = ["qu" if symbols == LATIN and ch == "q" else ch for ch in symbols]
+        if len(spellings) != len(symbols):
+            raise ValueError("an alphabet needs one spelling a tile")
+        self.spellings = spellings
         if saved is not None:
             self.nodes, self.points, self.n_words = saved
             return

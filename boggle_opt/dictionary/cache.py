@@ -36,12 +36,12 @@ from mypy_extensions import i64
 from ..core.trie import PackedTrie
 
 ENV_CACHE = "BOGGLE_OPT_CACHE"
-#: bump when the file layout changes
-FORMAT = 1
+#: bump when the file layout changes (2: the trie's alphabet and aliases)
+FORMAT = 2
 MAGIC = b"BOGLDICT"
 _HEADER = struct.Struct("<8sI")  # magic, JSON header length
 #: modules whose code decides what a build contains (cleaning, keys, packing)
-_BUILD_SOURCES = ("wordlist.py", "dictionary.py", "core/trie.py")
+_BUILD_SOURCES = ("wordlist.py", "dictionary.py", "language.py", "core/trie.py", "core/alphabet.py")
 
 
 def cache_dir() -> Path:
@@ -71,11 +71,15 @@ def _build_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def cache_key(lines: list[str], rule_name: str, rule_release: str) -> str:
-    """The key of a dictionary: hex digest of its inputs and of the code that builds it."""
+def cache_key(lines: list[str], rule_name: str, rule_release: str, language: str = "") -> str:
+    """The key of a dictionary: hex digest of its inputs and of the code that
+    builds it. ``language`` names the language and the release that registered
+    it (English, the default, adds nothing: its keys stay as they were)."""
     digest = hashlib.sha256()
     digest.update(_build_fingerprint().encode())
     digest.update(f"\0rule {rule_name} from {rule_release}\0".encode())
+    if language:
+        digest.update(f"language {language}\0".encode())
     digest.update("\n".join(lines).encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
@@ -140,7 +144,8 @@ def encode(key: str, built: Built) -> bytes:
         _i64_bytes(built.trie.nodes),
         _i64_bytes(built.trie.points),
         _i64_bytes(built.points),
-        b"\n".join(built.keys),  # keys are a-z only
+        b"\n".join(built.keys),  # a key's bytes are tile codes + 97: never a newline
+        _i64_bytes(built.trie.aliases),
     ]
     payload = b"".join(parts)
     header = json.dumps(
@@ -149,6 +154,8 @@ def encode(key: str, built: Built) -> bytes:
             "key": key,
             "name": built.name,
             "n_words": built.n_words,
+            "symbols": built.trie.symbols,
+            "spellings": built.trie.spellings,
             "sizes": [len(p) for p in parts],
             "crc32": zlib.crc32(payload),
         }
@@ -167,14 +174,16 @@ def decode(data: bytes, key: str) -> Built | None:
     try:
         header = json.loads(data[_HEADER.size : start])
         sizes = [int(s) for s in header["sizes"]]
-        ok = header["format"] == FORMAT and header["key"] == key and len(sizes) == 4
+        ok = header["format"] == FORMAT and header["key"] == key and len(sizes) == 5
         name, n_words, crc = str(header["name"]), int(header["n_words"]), int(header["crc32"])
+        symbols = str(header["symbols"])
+        spellings = [str(s) for s in header["spellings"]]
     except (ValueError, KeyError, TypeError):
         return None
     if not ok or min(sizes) < 0 or start + sum(sizes) != len(data):
         return None
     payload = memoryview(data)[start:]
-    if zlib.crc32(payload) != crc or any(s % 8 for s in sizes[:3]):
+    if zlib.crc32(payload) != crc or any(s % 8 for s in (*sizes[:3], sizes[4])):
         return None
     offsets = [0]
     for s in sizes:
@@ -182,13 +191,18 @@ def decode(data: bytes, key: str) -> Built | None:
     nodes, node_points = (_i64_view(payload[offsets[i] : offsets[i + 1]]) for i in range(2))
     points = payload[offsets[2] : offsets[3]].tobytes()
     blob = payload[offsets[3] : offsets[4]].tobytes()
+    aliases = vec[i64](_i64_view(payload[offsets[4] : offsets[5]]))
     # the word count against both arrays: a file cut or padded to the right length still fails
-    if blob.count(b"\n") + 1 != n_words or len(points) != 8 * n_words:
+    n_keys = blob.count(b"\n") + 1  # a word spelled in several ways has a key for each
+    if len(points) != 8 * n_keys or not 0 < n_words <= n_keys:
         return None
     if len(nodes) != len(node_points) or not nodes:
         return None
+    if not 0 < len(symbols) <= 32 or len(aliases) % 2 or len(spellings) != len(symbols):
+        return None
     saved: tuple[vec[i64], vec[i64], i64] = (vec[i64](nodes), vec[i64](node_points), n_words)
-    return Built(name, n_words, blob, points, PackedTrie([], [], saved))
+    trie = PackedTrie([], [], saved, symbols=symbols, aliases=aliases, spellings=spellings)
+    return Built(name, n_words, blob, points, trie)
 
 
 def _path(folder: Path, key: str) -> Path:

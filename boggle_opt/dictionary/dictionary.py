@@ -10,12 +10,13 @@ import time
 from collections.abc import Iterable
 
 from .cache import Built
+from ..core.alphabet import Alphabet
 from ..core.errors import WordListError
 from ..core.geometry import Geometry
 from ..core.scorer import Scorer
 from ..core.trie import PackedTrie
+from .language import ENGLISH, Language
 from .rules import ScoringRule
-from .wordlist import clean_words
 
 
 #: set (to anything) to build every dictionary afresh, as ``--no-cache`` does
@@ -27,37 +28,55 @@ def to_key(word: str) -> bytes:
     return word.replace("qu", "q").encode("ascii")
 
 
-def build(name: str, lines: Iterable[str], rule: ScoringRule) -> Built:
-    """Clean a word list, give each word the rule's points and pack the trie."""
-    words = clean_words(lines)
+def build(name: str, lines: Iterable[str], rule: ScoringRule, language: Language = ENGLISH) -> Built:
+    """Read a word list's words in ``language``, give each the rule's points
+    and pack the trie (a key for each way the language's tiles spell a word)."""
+    alphabet = language.alphabet
+    words = language.words(lines, rule.min_letters)
     if not words:
-        raise WordListError(f"word list {name!r} has no usable words (a-z, 3+ letters)")
-    pairs = sorted((to_key(w), w) for w in words)
-    points: list[int] = []
-    for _, word in pairs:
+        what = "a-z" if language is ENGLISH else f"{language.name}: {alphabet.describe()}"
+        raise WordListError(
+            f"word list {name!r} has no usable words ({what}, {rule.min_letters}+ letters)")
+    word_points: list[int] = []
+    pairs: list[tuple[bytes, int]] = []
+    for i, word in enumerate(words):
         p = rule.points(word)
         if not isinstance(p, int) or p < 0:
             raise ValueError(
                 f"scoring rule {rule.name!r} gave {p!r} for {word!r}; "
                 "points must be whole numbers >= 0"
             )
-        points.append(p)
+        word_points.append(p)
+        pairs.extend((key, i) for key in alphabet.keys(word))
+    pairs.sort()
     keys = [k for k, _ in pairs]
-    return Built(name, len(words), keys, points, PackedTrie(keys, points))
+    points = [word_points[i] for _, i in pairs]
+    ids = [i for _, i in pairs] if len(pairs) > len(words) else None
+    trie = PackedTrie(keys, points, symbols=alphabet.symbols, words=ids,
+                      spellings=[t.letters for t in alphabet.tiles])
+    return Built(name, len(words), keys, points, trie)
 
 
 class Dictionary:
     """Immutable; make one Scorer per board size (and per thread of work)."""
 
     def __init__(
-        self, name: str, lines: Iterable[str], rule: ScoringRule, built: Built | None = None
+        self,
+        name: str,
+        lines: Iterable[str],
+        rule: ScoringRule,
+        built: Built | None = None,
+        language: Language = ENGLISH,
     ) -> None:
-        """Build from ``lines``, or take ``built`` (from the cache) as it is."""
+        """Build from ``lines`` in ``language``, or take ``built`` (from the cache) as it is."""
         start = time.perf_counter()
         if built is None:
-            built = build(name, lines, rule)
+            built = build(name, lines, rule, language)
         self.name = name
         self.rule = rule
+        self.language = language
+        #: the tiles a board of this dictionary holds, and how boards are written
+        self.alphabet: Alphabet = language.alphabet
         self.n_words = built.n_words
         self._built = built
         self.trie = built.trie
@@ -67,7 +86,8 @@ class Dictionary:
 
     @property
     def keys(self) -> list[bytes]:
-        """Sorted trie keys (``qu`` as ``q``), e.g. for letter statistics."""
+        """Sorted trie keys, a byte a tile (its code plus ``core.trie.KEY_BASE``:
+        for English the letters, ``qu`` as ``q``), e.g. for letter statistics."""
         return self._built.keys
 
     @property

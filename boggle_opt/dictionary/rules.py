@@ -12,12 +12,19 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class ScoringRule:
-    """``points(word)`` gets the full word (``qu`` spelled out) and returns >= 0."""
+    """``points(word)`` gets the full word (``qu`` spelled out: a word's length
+    counts letters, not tiles) and returns >= 0. Words of fewer than
+    ``min_letters`` letters are not words under the rule (Big Boggle: 4)."""
 
     name: str
     summary: str
     points: Callable[[str], int]
     aliases: tuple[str, ...] = field(default=())
+    min_letters: int = 3
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.min_letters, int) or self.min_letters < 1:
+            raise ValueError(f"scoring rule {self.name!r}: min_letters must be a whole number >= 1")
 
     @classmethod
     def by_length(
@@ -26,14 +33,15 @@ class ScoringRule:
         summary: str,
         table: Sequence[int],
         aliases: tuple[str, ...] = (),
+        min_letters: int = 3,
     ) -> ScoringRule:
-        """A rule from points for lengths 3, 4, 5, ...; the last entry repeats."""
+        """A rule from points for lengths ``min_letters``, +1, +2, ...; the last entry repeats."""
         if not table:
             raise ValueError("a points table needs at least one entry")
         frozen = tuple(table)
         last = len(frozen) - 1
 
         def points(word: str) -> int:
-            return frozen[min(len(word) - 3, last)]
+            return frozen[min(len(word) - min_letters, last)]
 
-        return cls(name, summary, points, aliases)
+        return cls(name, summary, points, aliases, min_letters)

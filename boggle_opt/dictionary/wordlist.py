@@ -22,6 +22,8 @@ class WordListSource:
     load: Callable[[], list[str]]
     aliases: tuple[str, ...] = field(default=())
     status: Callable[[], str] | None = None
+    #: the language its words are in (a registered language's name)
+    language: str = "english"
 
 
 #: the largest word list read (the research lists are 2-3 MB): a bound on

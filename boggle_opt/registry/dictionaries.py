@@ -12,6 +12,7 @@ from .. import defaults
 from ..core.errors import BoggleOptError, PluginError
 from ..dictionary.cache import cache_key, cached
 from ..dictionary.dictionary import ENV_NO_CACHE, Dictionary, build
+from ..dictionary.language import ENGLISH, Language
 from ..dictionary.wordlist import WordListSource, looks_like_path, path_source
 from .registries import Registries, failure
 
@@ -38,13 +39,25 @@ def _load_lines(source: WordListSource, spec: str, registries: Registries) -> li
         raise PluginError(f"{origin} failed to load word list {source.name!r}: {failure(exc)}") from None
 
 
+def language_of(source: WordListSource, language: str | None, registries: Registries) -> Language:
+    """The language named (``--language``), else the word list's own; English
+    where neither is registered (a plugin list that names none)."""
+    name = language if language else source.language
+    if language or name in registries.languages:
+        return registries.languages.get(name)  # unknown: lists the available names
+    return ENGLISH
+
+
 def load_dictionary(
     wordlist: str = defaults.WORDLIST,
     rule: str = defaults.RULE,
     registries: Registries | None = None,
     cache: bool | None = None,
+    language: str | None = None,
 ) -> Dictionary:
-    """Build the dictionary for a word list (name or path) and a rule name.
+    """Build the dictionary for a word list (name or path) and a rule name,
+    in ``language`` (a registered language's name; by default the list's own:
+    English for a file).
 
     Without ``registries`` the plugins are loaded (as the command line loads
     them). Built dictionaries are kept in the cache folder (``dict_cache``);
@@ -58,12 +71,21 @@ def load_dictionary(
         registries = load_plugins()
     source = wordlist_source(wordlist, registries)
     entry = registries.rules.entry(rule)
+    lang = language_of(source, language, registries)
     lines = _load_lines(source, wordlist, registries)
     if cache is None:
         cache = not os.environ.get(ENV_NO_CACHE, "").strip()
+    lang_key = ""
+    if lang is not ENGLISH:
+        if lang.name not in registries.languages:
+            cache = False
+        else:
+            lang_entry = registries.languages.entry(lang.name)
+            lang_key = f"{lang.name} from {lang_entry.origin.release}"
+            cache = cache and bool(lang_entry.origin.version)
     # a rule from a local file or module has no version to key the cache on
     if not cache or not entry.origin.version:
-        return Dictionary(source.name, lines, entry.item)
-    key = cache_key(lines, entry.name, entry.origin.release)
-    built = cached(key, lambda: build(source.name, lines, entry.item))
-    return Dictionary(source.name, lines, entry.item, built)
+        return Dictionary(source.name, lines, entry.item, language=lang)
+    key = cache_key(lines, entry.name, entry.origin.release, lang_key)
+    built = cached(key, lambda: build(source.name, lines, entry.item, lang))
+    return Dictionary(source.name, lines, entry.item, built, lang)

@@ -13,6 +13,7 @@ from typing import Any
 import pluggy
 
 from ..constraints.dice import DiceSet
+from ..dictionary.language import Language
 from ..dictionary.rules import ScoringRule
 from ..dictionary.wordlist import WordListSource
 
@@ -40,6 +41,12 @@ def register_executors(register: Callable[[Any], None]) -> None:
 @hookspec
 def register_scoring_rules(register: Callable[[ScoringRule], None]) -> None:
     """Register scoring rules: ``register(ScoringRule(...))``."""
+
+
+@hookspec
+def register_languages(register: Callable[[Language], None]) -> None:
+    """Register languages: ``register(Language(...))`` (tiles, and how a word
+    list's entries become words; ``boggle_opt.dictionary.language``)."""
 
 
 @hookspec

@@ -38,6 +38,7 @@ from ..core.errors import PluginError
 from ..constraints.dice import DiceSet
 from .registries import Origin, PluginInfo, failure
 from .registries import Registries as Registries  # where callers have long found it
+from ..dictionary.language import Language
 from ..dictionary.rules import ScoringRule
 from ..searching.interface import summary_of
 from ..dictionary.wordlist import WordListSource
@@ -237,6 +238,7 @@ class PluginLoader:
             raise PluginError(f"invalid plugin: {' '.join(str(exc).split())}") from None
         hook = self._pm.hook
         self._call(hook.register_scoring_rules, self._add_rule)
+        self._call(hook.register_languages, self._add_language)
         self._call(hook.register_wordlists, self._add_wordlist)
         self._call(hook.register_searchers, self._add_searcher)
         self._call(hook.register_dice_sets, self._add_dice_set)
@@ -324,6 +326,12 @@ class PluginLoader:
         if not isinstance(rule, ScoringRule):
             raise PluginError(f"{origin} registered {rule!r}, not a ScoringRule")
         self.registries.rules.add(rule.name, rule, rule.summary, origin, rule.aliases)
+
+    def _add_language(self, language: Language, origin: Origin) -> None:
+        if not isinstance(language, Language):
+            raise PluginError(f"{origin} registered {language!r}, not a Language")
+        self.registries.languages.add(language.name, language, language.summary, origin,
+                                      language.aliases)
 
     def _add_wordlist(self, source: WordListSource, origin: Origin) -> None:
         if not isinstance(source, WordListSource):

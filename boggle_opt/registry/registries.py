@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from ..core.errors import PluginError
 from ..constraints.dice import DiceSet
 from ..searching.options import did_you_mean
+from ..dictionary.language import Language
 from ..dictionary.rules import ScoringRule
 from ..dictionary.wordlist import WordListSource
 
@@ -132,6 +133,7 @@ class Registries:
         default_factory=lambda: Registry("word list")
     )
     dice: Registry[DiceSet] = field(default_factory=lambda: Registry("dice set"))
+    languages: Registry[Language] = field(default_factory=lambda: Registry("language"))
     #: one line per plugin that failed to load (shown as warnings)
     warnings: list[str] = field(default_factory=list)
     #: every plugin met, in load order, for ``boggle-opt plugins``

@@ -1,0 +1,1 @@
+"""Built-in languages, each a plugin module named in the entry points."""
