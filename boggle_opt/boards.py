@@ -1,8 +1,11 @@
-"""Board helpers shared by searchers: geometries, random boards, one-letter edits, ascent.
+"""Board helpers shared by searchers: geometries, random boards, one-tile edits, ascent.
 
-A board is a string of lower-case letters in column-major order; letter
-codes are 0-25. Every built-in searcher draws its random boards and makes its
-one-letter changes here, and a plugin's searcher can do the same.
+A board is a string of one symbol a cell in column-major order: for English
+lower-case letters, ``q`` for Qu, with letter codes 0-25. Another language's
+boards hold its alphabet's symbols (``problem.symbols``; ``core.alphabet``),
+with codes 0 to ``problem.n_tiles - 1``. Every built-in searcher draws its
+random boards and makes its one-tile changes here, and a plugin's searcher
+can do the same.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ else:  # imported on first use (boggle_opt.lazy)
 from .constraints.fixed import random_path as random_path
 from .core.errors import BoardError
 from .core.geometry import Geometry, check_letters, infer_size, parse_size
+from .core.alphabet import ENGLISH, Alphabet
+from .core.trie import LATIN
 
 if TYPE_CHECKING:
     from .searching.interface import Problem
@@ -50,24 +55,26 @@ def size_geometry(size: str) -> Geometry:
     return make_geometry(*parse_size(size))
 
 
-def orientation(geometry: Geometry, board: str) -> str:
+def orientation(geometry: Geometry, board: str, alphabet: Alphabet = ENGLISH) -> str:
     """Which of a board's rotations and reflections it is, for people who know
     a board by another one: ``"in canonical form"`` or ``"canonical form:
     deslatper"``. Results and run files list a board in its canonical form
     (the smallest string among them); the published 3x3 ``streaedlp`` is
     listed as ``deslatper``."""
     canon = geometry.canonical(board)
-    return "in canonical form" if canon == board else f"canonical form: {canon}"
+    return "in canonical form" if canon == board else f"canonical form: {alphabet.write(canon)}"
 
 
-def geometry_for(board: str, size: str | None, hint: str = "size='CxR'") -> Geometry:
+def geometry_for(board: str, size: str | None, hint: str = "size='CxR'",
+                 alphabet: Alphabet = ENGLISH) -> Geometry:
     """The geometry named by ``size`` (``CxR``), else the square one the board fits.
 
-    ``hint`` is how the caller's user gives a size (the CLI: ``--size CxR``)."""
+    ``hint`` is how the caller's user gives a size (the CLI: ``--size CxR``);
+    ``board`` is written in ``alphabet`` (``read_board`` reads it)."""
     # the core's messages echo the board whole: a long one is echoed cut short
     text = board.strip()
     try:
-        letters = check_letters(board)
+        letters = check_letters(board) if alphabet.symbols == LATIN else alphabet.read(board)
     except BoardError:
         if len(text) <= _ECHOED:
             raise
@@ -88,28 +95,57 @@ def geometry_for(board: str, size: str | None, hint: str = "size='CxR'") -> Geom
     return make_geometry(cols, rows)
 
 
-def allowed_letters(exclude: str = "") -> np.ndarray:
-    """A bool mask of the 26 letters that may appear on a board."""
-    mask = np.ones(26, dtype=bool)
+def read_board(text: str, geometry: Geometry, alphabet: Alphabet = ENGLISH) -> str:
+    """A board as written (English: letters, ``q`` for Qu; ``[th]`` for a
+    multi-letter tile) checked for ``geometry``: one symbol a cell."""
+    if alphabet.symbols == LATIN:
+        return geometry.parse(text)
+    board = alphabet.read(text)
+    if len(board) != geometry.n:
+        raise BoardError(f"bad board {_shown(text.strip())}: {len(board)} tiles, "
+                         f"but a {geometry.size} board has {geometry.n}")
+    return board
+
+
+def grid(geometry: Geometry, board: str, alphabet: Alphabet = ENGLISH) -> str:
+    """The board drawn as rows of its dice's faces (``Qu``, ``Th``, ``Ñ``),
+    each column as wide as its widest face."""
+    if alphabet.symbols == LATIN:
+        return geometry.grid(board)
+    faces = alphabet.faces(board)
+    width = max(len(f) for f in faces)
+    rows: list[str] = []
+    for y in range(geometry.rows):
+        cells = [faces[x * geometry.rows + y] for x in range(geometry.cols)]
+        rows.append(" ".join(c.ljust(width) for c in cells).rstrip())
+    return "\n".join(rows)
+
+
+def allowed_letters(exclude: str = "", symbols: str = LATIN) -> np.ndarray:
+    """A bool mask of the tiles (by code; English's 26 letters) that may appear on a board."""
+    mask = np.ones(len(symbols), dtype=bool)
     for ch in exclude:
-        mask[ord(ch) - A] = False
+        if ch in symbols:  # (a letter the alphabet lacks is never on its boards)
+            mask[symbols.index(ch)] = False
     return mask
 
 
 def random_letters(
     rng: np.random.Generator, freqs: np.ndarray, shape: int | tuple[int, ...]
 ) -> np.ndarray:
-    """Letter codes 0-25 (uint8) drawn from the letter frequencies ``freqs``."""
+    """Tile codes (uint8; 0-25 for English) drawn from the frequencies ``freqs``, one a tile."""
     # inverse-CDF on one batch of uniforms: much cheaper than rng.choice per cell
     cdf = np.cumsum(freqs)
     cdf /= cdf[-1]
     codes = np.searchsorted(cdf, rng.random(shape), side="right")
-    return np.minimum(codes, 25).astype(np.uint8)
+    return np.minimum(codes, len(freqs) - 1).astype(np.uint8)
 
 
-def board_text(codes: np.ndarray) -> str:
-    """Letter codes 0-25 as a board string."""
-    return (codes.astype(np.uint8) + A).tobytes().decode("ascii")
+def board_text(codes: np.ndarray, symbols: str = LATIN) -> str:
+    """Tile codes as a board string (English: letter codes 0-25)."""
+    if symbols == LATIN:
+        return (codes.astype(np.uint8) + A).tobytes().decode("ascii")
+    return "".join([symbols[c] for c in codes.tolist()])
 
 
 def random_boards(
@@ -117,7 +153,7 @@ def random_boards(
 ) -> list[str]:
     """``count`` boards with letters drawn by the dictionary's letter frequencies,
     never a letter of ``exclude``."""
-    allowed = allowed_letters(exclude)
+    allowed = allowed_letters(exclude, problem.symbols)
     freqs = problem.letter_frequencies() * allowed
     if freqs.sum() <= 0:  # the dictionary uses none of the allowed letters
         freqs = allowed.astype(np.float64)
@@ -125,7 +161,7 @@ def random_boards(
     if constraints.active:
         return [constraints.random_board(problem.n_cells, rng, freqs) for _ in range(count)]
     codes = random_letters(rng, freqs, (count, problem.n_cells))
-    return [board_text(row) for row in codes]
+    return [board_text(row, problem.symbols) for row in codes]
 
 
 def random_board(problem: Problem, rng: np.random.Generator, exclude: str = "") -> str:
@@ -133,25 +169,28 @@ def random_board(problem: Problem, rng: np.random.Generator, exclude: str = "") 
     return random_boards(problem, rng, 1, exclude)[0]
 
 
-def with_letter(board: str, cell: int, letter: int | str) -> str:
-    """``board`` with ``letter`` at ``cell``: a letter code 0-25 (as ``divmod`` of a
-    ``neighbourhood`` index gives it) or a letter "a"-"z" ("q" for Qu)."""
+def with_letter(board: str, cell: int, letter: int | str, symbols: str = LATIN) -> str:
+    """``board`` with ``letter`` at ``cell``: a tile code (as ``divmod`` of a
+    ``neighbourhood`` index by ``problem.n_tiles`` gives it) or a symbol of
+    ``symbols`` (English: a letter code 0-25, or "a"-"z" with "q" for Qu)."""
     if isinstance(letter, str):
-        if len(letter) != 1 or not "a" <= letter.lower() <= "z":
-            raise BoardError(f"with_letter: expected one letter a-z, got {letter!r}")
-        return board[:cell] + letter.lower() + board[cell + 1 :]
+        low = letter.lower()
+        if len(low) != 1 or low not in symbols:
+            what = "one letter a-z" if symbols == LATIN else f"one of {symbols!r}"
+            raise BoardError(f"with_letter: expected {what}, got {letter!r}")
+        return board[:cell] + low + board[cell + 1 :]
     # numpy integers are not int, but index fine; anything else is a caller's slip
-    if not 0 <= letter <= 25:
-        raise BoardError(f"with_letter: expected a letter code 0-25, got {letter!r}")
-    return board[:cell] + chr(A + letter) + board[cell + 1 :]
+    if not 0 <= letter < len(symbols):
+        raise BoardError(f"with_letter: expected a tile code 0-{len(symbols) - 1}, got {letter!r}")
+    return board[:cell] + symbols[letter] + board[cell + 1 :]
 
 
 def steepest_step(
     problem: Problem, board: str, score: int, allowed: np.ndarray | None = None
 ) -> tuple[str, int] | None:
-    """The best one-letter change of ``board`` if it scores more than ``score``
-    (the first such cell and letter on a tie), else None. Scores every change
-    at once with ``problem.neighbourhood`` (25 * n_cells evaluations);
+    """The best one-tile change of ``board`` if it scores more than ``score``
+    (the first such cell and tile on a tie), else None. Scores every change
+    at once with ``problem.neighbourhood`` ((n_tiles - 1) * n_cells evaluations);
     ``allowed`` (see ``allowed_letters``) keeps other letters off the board.
     Only changes that keep ``problem.constraints`` count."""
     scores = np.asarray(problem.neighbourhood(board), dtype=np.int64)
@@ -164,13 +203,13 @@ def steepest_step(
         best = int(np.argmax(scores))
         if scores[best] <= score:
             return None
-        cell, letter = divmod(best, 26)
-        return with_letter(board, cell, letter), int(scores[best])
+        cell, letter = divmod(best, problem.n_tiles)
+        return with_letter(board, cell, letter, problem.symbols), int(scores[best])
     for best in np.argsort(-scores, kind="stable").tolist():
         if scores[best] <= score:
             return None
-        cell, letter = divmod(best, 26)
-        changed = with_letter(board, cell, letter)
+        cell, letter = divmod(best, problem.n_tiles)
+        changed = with_letter(board, cell, letter, problem.symbols)
         if problem.allowed(changed):
             return changed, int(scores[best])
     return None
@@ -183,3 +222,24 @@ def steepest_ascent(
     while (step := steepest_step(problem, board, score, allowed)) is not None:
         board, score = step
     return board, score
+
+
+@cache
+def _code_tables(symbols: str) -> tuple[dict[int, int], dict[int, int]]:
+    to = {ord(s): A + i for i, s in enumerate(symbols)}
+    return to, {v: k for k, v in to.items()}
+
+
+def to_codes(board: str, symbols: str = LATIN) -> bytes:
+    """A board as bytes, a tile's code plus ``A`` a cell (English: the board's
+    ASCII), for searchers that edit boards in a bytearray or a numpy array."""
+    if symbols == LATIN:
+        return board.encode("ascii")
+    return board.translate(_code_tables(symbols)[0]).encode("latin-1")
+
+
+def from_codes(codes: bytes | bytearray, symbols: str = LATIN) -> str:
+    """The board ``to_codes`` made."""
+    if symbols == LATIN:
+        return codes.decode("ascii")
+    return codes.decode("latin-1").translate(_code_tables(symbols)[1])

@@ -28,7 +28,8 @@ class Planter:
     def __init__(self, keys: list[bytes], geometry: Geometry, min_len: int,
                  rng: np.random.Generator, fixed: Mapping[int, str] = {}) -> None:
         n = geometry.n
-        #: letters (as codes) a planted word must leave as they are (``--fix``)
+        #: letters (as key bytes) a planted word must leave as they are
+        #: (``--fix``, given as ``boards.to_codes`` gives each cell)
         self.fixed = {c: ord(ch) for c, ch in fixed.items()}
         self.words = [k for k in keys if min_len <= len(k) <= n]
         self.known = set(self.words)

@@ -15,7 +15,7 @@ else:  # imported on first use (boggle_opt.lazy)
     from boggle_opt.lazy import numpy as np
 
 from boggle_opt import hookimpl
-from boggle_opt.boards import A, random_letters, steepest_step
+from boggle_opt.boards import A, from_codes, random_letters, steepest_step, to_codes
 from boggle_opt.searching.options import check
 from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs, latest_state
 from boggle_opt.searching.interface import (
@@ -237,8 +237,10 @@ class AnnealingSearch(SearcherBase["AnnealingSearch.Options"]):
         opts = self.options
         run = _Run(problem, rng, opts.plan(problem.n_cells), opts.restarts)
         if run.plan.moves[PLANT] > 0:
+            fixed = {c: to_codes(ch, problem.symbols).decode("latin-1")
+                     for c, ch in problem.constraints.fixed.items()}
             run.planter = Planter(problem.dictionary.keys, problem.geometry, opts.plant_length, rng,
-                                  problem.constraints.fixed)
+                                  fixed)
         return run.resumed_events()
 
 
@@ -260,6 +262,9 @@ class _Run:
         self.plan = plan
         self.restarts = restarts
         self.freqs = problem.letter_frequencies()
+        #: the alphabet: boards are edited as tile codes (``boards.to_codes``)
+        self.symbols = problem.symbols
+        self.n_tiles = problem.n_tiles
         geo = problem.geometry
         self.n = problem.n_cells
         self.nbrs = [geo.neighbours(c) for c in range(self.n)]
@@ -272,7 +277,7 @@ class _Run:
         self.cache: dict[str, int] = {}
         # a cache that could hold every board (1x1, 1x2, 1x3) would stop the
         # evaluations, so an evaluation budget would never end the run
-        self.cache_size = plan.cache if 26 ** self.n > plan.cache else 0
+        self.cache_size = plan.cache if self.n_tiles ** self.n > plan.cache else 0
         self.best = ""
         self.best_score = -1
         self.anneals = 0
@@ -297,7 +302,7 @@ class _Run:
                                  "phase": self.phase, "pool": [b for b, _ in self.pool.boards]}
         if self.phase is not None:
             board = self.board
-            state["board"] = board.decode("ascii") if isinstance(board, bytearray) else board
+            state["board"] = from_codes(board, self.symbols) if isinstance(board, bytearray) else board
         if self.phase == "anneal":
             state.update(start=self.start, step=self.step, last=self.last)
         return {"kind": AnnealingSearch.name, "size": self.problem.geometry.size, "state": state}
@@ -325,7 +330,7 @@ class _Run:
             if self.best:
                 yield Improved(self.best, self.best_score)
             if phase == "anneal":
-                text = yield from self.anneal(bytearray(board.encode("ascii")), start, step, last)
+                text = yield from self.anneal(bytearray(to_codes(board, self.symbols)), start, step, last)
                 yield from self.finish(text)
             elif phase == "polish":
                 self.pool.add(board, self.score(board))
@@ -429,7 +434,7 @@ class _Run:
         rng, movable = self.rng, self.movable
         if len(movable) < 2:
             return None
-        b = bytearray(text.encode("ascii"))
+        b = bytearray(to_codes(text, self.symbols))
         for _ in range(int(rng.integers(1, 4))):
             c, d = rng.choice(len(movable), 2, replace=False).tolist()
             b[movable[c]], b[movable[d]] = b[movable[d]], b[movable[c]]
@@ -437,7 +442,7 @@ class _Run:
         letters = (random_letters(rng, self.freqs, changes) + A).tolist()
         for c, letter in zip(rng.choice(len(movable), changes, replace=False).tolist(), letters):
             b[movable[c]] = letter
-        kicked = b.decode("ascii")
+        kicked = from_codes(b, self.symbols)
         # fixed cells are kept by not touching them, as the anneal's moves keep them
         if kicked == text or (self.constraints.per_board and not self.problem.allowed(kicked)):
             return None
@@ -447,11 +452,11 @@ class _Run:
         plan = self.plan
         while not self.restarts or self.anneals < self.restarts:
             if self.best and self.rng.random() < plan.reheat:
-                board = bytearray(self.reheat_board().encode("ascii"))
+                board = bytearray(to_codes(self.reheat_board(), self.symbols))
                 start = self.reheat_start()
             elif self.constraints.active:
                 text = self.constraints.random_board(self.n, self.rng, self.freqs)
-                board, start = bytearray(text.encode("ascii")), plan.tmax
+                board, start = bytearray(to_codes(text, self.symbols)), plan.tmax
             else:
                 codes = random_letters(self.rng, self.freqs, self.n) + A
                 board, start = bytearray(codes.tobytes()), plan.tmax
@@ -473,8 +478,8 @@ class _Run:
         replant = plan.replant
         #: cells of the word last planted on the current board (it may be gone
         #: since); at first the longest word the board holds that could be planted
-        planted = self.longest_word(b.decode("ascii")) if planter and replant else []
-        text = b.decode("ascii")
+        planted = self.longest_word(from_codes(b, self.symbols)) if planter and replant else []
+        text = from_codes(b, self.symbols)
         cur = score(text)
         top_score = cur
         self.top = (text, cur)
@@ -534,7 +539,7 @@ class _Run:
                         continue
                     saved = bytes(b)
                     b[c], b[d] = b[d], b[c]
-                text = b.decode("ascii")
+                text = from_codes(b, self.symbols)
                 if (check_all or (check_plant and kind == PLANT)) and not allowed(text):
                     b[:] = saved
                     continue
@@ -555,7 +560,7 @@ class _Run:
             i += count
             self.step, self.last = i, last
             if quench and cur >= quench * self.best_score:
-                text = b.decode("ascii")
+                text = from_codes(b, self.symbols)
                 if not quenched or _moved(text, quenched) >= QUENCH_MOVED:
                     quenched = text
                     self.pool.add(*(yield from self.polish(text, quench=True)))
@@ -565,7 +570,7 @@ class _Run:
                 yield checkpoint
             if plan.patience and i - last > plan.patience:
                 break  # frozen: the rest of the schedule would only re-propose rejects
-        return b.decode("ascii")
+        return from_codes(b, self.symbols)
 
     def longest_word(self, board: str) -> list[int]:
         """Cells of the longest word on ``board`` that the planter writes (the
@@ -575,7 +580,7 @@ class _Run:
         known = self.planter.known
         best: list[int] = []
         for w in self.problem.words(board):
-            if len(w.path) > len(best) and "".join(board[c] for c in w.path).encode() in known:
+            if len(w.path) > len(best) and to_codes("".join(board[c] for c in w.path), self.symbols) in known:
                 best = list(w.path)
         return best
 

@@ -15,7 +15,7 @@ else:  # imported on first use (boggle_opt.lazy)
     from boggle_opt.lazy import numpy as np
 
 from boggle_opt import hookimpl
-from boggle_opt.boards import A, board_text, random_letters
+from boggle_opt.boards import A, board_text, from_codes, random_letters, to_codes
 from boggle_opt.searching.options import check
 from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs, latest_state
 from boggle_opt.searching.interface import (
@@ -95,7 +95,7 @@ class GeneticSearch(SearcherBase["GeneticSearch.Options"]):
                     since += 1
                     if scores[0] > best:
                         best = int(scores[0])
-                        best_board = board_text(pop[0])
+                        best_board = board_text(pop[0], problem.symbols)
                         since = 0
                         yield Improved(best_board, best)
                     yield Progress({"generation": generation, "population": populations,
@@ -124,7 +124,7 @@ def _record(problem: Problem, best_board: str, best: int, populations: int,
     if now is not None:
         pop, scores, generation, since = now
         state.update(generation=generation, since=since,
-                     boards=[[board_text(b), int(s)] for b, s in zip(pop, scores)])
+                     boards=[[board_text(b, problem.symbols), int(s)] for b, s in zip(pop, scores)])
     return {"kind": GeneticSearch.name, "size": problem.geometry.size, "state": state}
 
 
@@ -150,7 +150,8 @@ def _restore(problem: Problem, opts: GeneticSearch.Options, saved: Mapping[str, 
     if len(boards) != opts.population:
         raise RunFileError(f"{where}: {len(boards)} boards, not a population of {opts.population}")
     check_boards(boards, geometry, where)
-    pop = np.frombuffer("".join(b for b, _ in boards).encode("ascii"), dtype=np.uint8)
+    symbols = problem.symbols
+    pop = np.frombuffer(to_codes("".join(b for b, _ in boards), symbols), dtype=np.uint8)
     pop = pop.reshape(len(boards), geometry.n) - A
     scores = np.array([s for _, s in boards], dtype=np.int64)
     return populations, (pop, scores, int(saved["generation"]), int(saved["since"])), best
@@ -183,7 +184,7 @@ class Operators:
         self.constraints = problem.constraints
         fixed = self.constraints.fixed
         self.fixed_cells = np.array(sorted(fixed), dtype=np.int64)
-        self.fixed_codes = np.array([ord(fixed[c]) - A for c in sorted(fixed)], dtype=np.uint8)
+        self.fixed_codes = np.array([problem.symbols.index(fixed[c]) for c in sorted(fixed)], dtype=np.uint8)
 
     def random_population(self, size: int) -> np.ndarray:
         """``size`` random boards (meeting the constraints) as letter codes."""
@@ -191,13 +192,14 @@ class Operators:
         if not self.constraints.active:
             return random_letters(self.rng, self.freqs, (size, n))
         boards = [self.constraints.random_board(n, self.rng, self.freqs) for _ in range(size)]
-        return np.frombuffer("".join(boards).encode("ascii"), dtype=np.uint8).reshape(size, n) - A
+        return np.frombuffer(to_codes("".join(boards), self.problem.symbols),
+                             dtype=np.uint8).reshape(size, n) - A
 
     def scores(self, pop: np.ndarray) -> np.ndarray:
         """Each board's score; -1, unscored, for a board breaking a word or
         dice constraint (it is never reported, and breeds last)."""
         n = pop.shape[1]
-        text = (pop + A).astype(np.uint8).tobytes().decode("ascii")
+        text = from_codes((pop + A).astype(np.uint8).tobytes(), self.problem.symbols)
         score, allowed = self.problem.score, self.problem.allowed
         check = self.constraints.per_board
         return np.array(

@@ -41,7 +41,7 @@ else:  # imported on first use (boggle_opt.lazy)
     from boggle_opt.lazy import numpy as np
 
 from boggle_opt import hookimpl
-from boggle_opt.boards import A, allowed_letters, random_boards, with_letter
+from boggle_opt.boards import A, allowed_letters, random_boards, to_codes, with_letter
 from boggle_opt.searching.options import check
 from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs, latest_state
 from boggle_opt.searching.interface import (
@@ -197,7 +197,7 @@ class PoolClimb:
         self.key: Callable[[str], str] = (
             problem.geometry.canonical if options.canonical else _identity
         )
-        allowed = allowed_letters(options.exclude)
+        allowed = allowed_letters(options.exclude, problem.symbols)
         # a letter change is wanted if the letter is allowed; the board's own
         # letter at a cell (the board itself) is masked per board
         self.allowed_codes = np.tile(allowed, n) & problem.constraints.change_mask(n)
@@ -287,15 +287,16 @@ class PoolClimb:
         # ``fresh`` stays as it is until ``_select``: a run stopped in mid-round
         # checkpoints the pool as the round found it
         to_expand = [i for i, f in enumerate(self.fresh) if f]
+        symbols, nt = problem.symbols, problem.n_tiles
         for i in to_expand:
             board = self.boards[i]
-            letters = np.frombuffer(board.encode("ascii"), dtype=np.uint8) - A
+            letters = np.frombuffer(to_codes(board, symbols), dtype=np.uint8) - A
             out = np.asarray(problem.neighbourhood(board), dtype=np.int64)
             want = self.allowed_codes.copy()
-            want[np.arange(n) * 26 + letters] = False  # the board itself
+            want[np.arange(n) * nt + letters] = False  # the board itself
             want &= out > floor
             codes = np.flatnonzero(want)
-            made: list[str] = [with_letter(board, int(c) // 26, int(c) % 26) for c in codes]
+            made: list[str] = [with_letter(board, int(c) // nt, int(c) % nt, symbols) for c in codes]
             got = out[codes]
             if self.check:
                 keep = [k for k, b in enumerate(made) if problem.allowed(b)]

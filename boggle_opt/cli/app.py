@@ -22,13 +22,15 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from .. import defaults
 from .._version import __version__
 from .bound import add_parser as add_bound_parser
-from .args import (IgnoredOption, add_option_pairs, cache_choice, option_pairs, interval, jobs, positive_int,
+from .args import (IgnoredOption, add_language, add_option_pairs, cache_choice, option_pairs, interval, jobs, positive_int,
                    scheduler, score, seconds, seed)
 from . import output
 from .dice import add_constraint_options
 from .dice import add_parser as add_dice_parser
 from .plan import add_parser as add_plan_parser
+from ..boards import grid
 from ..core import COMPILED
+from ..core.alphabet import ENGLISH, Alphabet
 from ..core.errors import BoggleOptError
 from ..lazy import MissingExtra
 from ..searching.options import as_dict, describe
@@ -56,7 +58,7 @@ PROG = "boggle-opt"
 #: a resumed run takes its own from its file)
 DEFAULT_SEARCHER = "annealing"
 #: the settings a resumed run takes from its file (so they may not be given too)
-RESUMED_SETTINGS = ("searcher", "size", "rule", "wordlist", "seed", "fix", "word", "dice")
+RESUMED_SETTINGS = ("searcher", "size", "rule", "wordlist", "language", "seed", "fix", "word", "dice")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -82,6 +84,7 @@ def cmd_plugins(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         ("scoring rules", regs.rules.entries()),
         ("word lists", regs.wordlists.entries()),
         ("dice sets", regs.dice.entries()),
+        ("languages", regs.languages.entries()),
     ]
     for title, entries in sections:
         for e in entries:
@@ -159,6 +162,7 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
             size=ns.size, rule=ns.rule, wordlist=ns.wordlist, seed=ns.seed, budget=given, jobs=ns.jobs or 1,
             fix=ns.fix, word=ns.word, dice=ns.dice,
             executor=ns.executor, scheduler=ns.scheduler, plugins=plugins, cache=cache, no_limit=ns.no_limit,
+            language=ns.language,
         )
     clashes = [k for k in RESUMED_SETTINGS if getattr(ns, k) is not None]
     if ns.option:
@@ -234,7 +238,8 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
                 _json_results(state, spec, problem.dictionary, run.word_count, ns.top, out, proof,
                               ns.resume or ns.out)
             else:
-                _report(state, spec, problem.dictionary.label, run.word_count, ns.top, out, proof)
+                _report(state, spec, problem.dictionary.label, run.word_count, ns.top, out, proof,
+                        problem.dictionary.alphabet)
             if proof is not None and not proof.complete and not ns.json:
                 _resume_line(ns.resume or ns.out, state, out)
         except output.OutputError as exc:
@@ -313,6 +318,7 @@ def _json_results(
         "rule": spec.rule,
         "size": spec.size,
         "wordlist": {"name": dictionary.name, "words": dictionary.n_words},
+        **({"language": dictionary.language.name} if spec.language else {}),
         "seed": spec.seed,
         "jobs": spec.jobs,
         "constraints": spec.constraints.record(),
@@ -330,7 +336,8 @@ def _json_results(
         # fixed cells keep a board as found; otherwise each in canonical form
         "boards_canonical": not spec.constraints.fix,
         "boards_found": len(ranked),
-        "best": [{"board": b, "score": s, "words": word_count(b)} for b, s in ranked[:top]],
+        "best": [{"board": dictionary.alphabet.write(b), "tiles": dictionary.alphabet.cells(b),
+                  "score": s, "words": word_count(b)} for b, s in ranked[:top]],
         "proof": None,
     }
     if proof is not None:
@@ -348,12 +355,14 @@ def _report(
     top: int,
     out: TextIO,
     proof: ProofOutcome | None = None,
+    alphabet: Alphabet = ENGLISH,
 ) -> None:
     # options left at None or empty take the searcher's own defaults: not worth a word
     opts = " ".join(f"{k}={_as_shown(v)}" for k, v in as_dict(spec.options).items() if v is not None and v != "")
     out.write(output.comment(
         f"searcher {spec.name}" + (f" ({opts})" if opts else "") + f"; rule {spec.rule}; "
-        f"word list {wordlist_label}; size {spec.size}; "
+        f"word list {wordlist_label}; "
+        + (f"language {spec.language}; " if spec.language else "") + f"size {spec.size}; "
         f"seed {spec.seed}; jobs {spec.jobs}"
         + (f"; constraints {spec.constraints.describe()}" if spec.constraints.active else "")
     ) + "\n")
@@ -392,11 +401,11 @@ def _report(
                                  "and reflections (`boggle-opt score BOARD` names a board's)") + "\n")
     out.write("# rank\tboard\tscore\twords\n")
     for rank, (board, score) in enumerate(ranked[:top], 1):
-        out.write(f"{rank}\t{board}\t{score}\t{word_count(board)}\n")
+        out.write(f"{rank}\t{alphabet.write(board)}\t{score}\t{word_count(board)}\n")
     if len(ranked) > top:
         out.write(f"# ... {len(ranked) - top} more (--top N shows more)\n")
     best, score = ranked[0]
-    out.write(f"\nbest board ({score} point{'s' * (score != 1)}):\n{spec.geometry.grid(best)}\n")
+    out.write(f"\nbest board ({score} point{'s' * (score != 1)}):\n{grid(spec.geometry, best, alphabet)}\n")
     out.flush()
 
 
@@ -420,6 +429,7 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument("--rule", metavar="NAME", help=f"scoring rule (default: {defaults.RULE})")
     run.add_argument("--size", metavar="CxR", help=f"board size CxR (default: {defaults.SIZE})")
     run.add_argument("--wordlist", metavar="NAME|PATH", help="word list name or file (default: embedded)")
+    add_language(run)
     run.add_argument("--seed", type=seed, metavar="N", help="random seed (default: a fresh one, shown)")
     run.add_argument(
         "--jobs", type=jobs, metavar="N",

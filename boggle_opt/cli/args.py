@@ -102,6 +102,15 @@ def add_rule_and_wordlist(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--wordlist", default=defaults.WORDLIST, metavar="NAME|PATH", help="word list name or file (default: embedded)"
     )
+    add_language(parser)
+
+
+def add_language(parser: argparse.ArgumentParser) -> None:
+    """``--language``: the tiles, and how the word list's entries are read."""
+    parser.add_argument(
+        "--language", metavar="NAME",
+        help="the word list's language: its tiles and spelling (default: the list's own, "
+             "English for a file; see `boggle-opt plugins`)")
 
 
 def warn(message: str) -> None:

@@ -42,6 +42,9 @@ class Panel:
     path: Sequence[int] = ()
     caption: str = ""  # under the grid, bold (e.g. the word)
     note: str = ""  # under the caption (e.g. its points)
+    #: each cell's face as its die shows it (``Alphabet.faces``); () for
+    #: English's letters, ``q`` drawn "Qu"
+    faces: Sequence[str] = ()
 
 
 def check_output(path: str) -> None:
@@ -108,7 +111,7 @@ def _panel(geometry: Geometry, panel: Panel) -> list[str]:
     for cell, letter in enumerate(board):
         cx, cy = cell_centre(geometry, cell)
         fill = ON_FILL if cell in on else CELL_FILL
-        shown = "Qu" if letter == "q" else letter.upper()
+        shown = panel.faces[cell] if panel.faces else "Qu" if letter == "q" else letter.upper()
         out.append(
             f'<rect class="cell{" on" * (cell in on)}" data-cell="{cell}" x="{_n(cx - CELL / 2)}" '
             f'y="{_n(cy - CELL / 2)}" width="{CELL}" height="{CELL}" rx="7" fill="{fill}" '
@@ -117,7 +120,7 @@ def _panel(geometry: Geometry, panel: Panel) -> list[str]:
         # over the path, with a halo of the cell's colour so the line never crosses a letter
         letters.append(
             f'<text class="letter" data-cell="{cell}" x="{_n(cx)}" y="{_n(cy)}" text-anchor="middle" '
-            f'dominant-baseline="central" font-size="{26 if shown != "Qu" else 22}" font-weight="600" '
+            f'dominant-baseline="central" font-size="{26 if len(shown) == 1 else 22}" font-weight="600" '
             f'fill="{INK}" stroke="{fill}" stroke-width="8" stroke-linejoin="round" '
             f'paint-order="stroke">{shown}</text>'
         )

@@ -83,7 +83,7 @@ def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     if ns.min_score is not None and ns.min_score < 1:
         raise BoardError(f"--min-score must be >= 1, got {ns.min_score}")
     given = _order(ns.order, geometry.n) if ns.order else None
-    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns))
+    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns), language=ns.language)
     solver = ClassSolver(dictionary.trie, geometry, given)
     solver.poll = let_signals_in  # Ctrl-C stops a long solve at once
     masks = [letter_mask(s) for s in sets]

@@ -188,7 +188,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     if options.shard:
         raise BoggleOptError("plan estimates the whole proof: use --shards N, not -o shard")
     geometry = size_geometry(ns.size)
-    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns))
+    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns), language=ns.language)
     label, buckets = searcher.buckets(geometry)
     space = ClassSpace(geometry, [len(b) for b in buckets])
     total = count_classes(geometry, space.counts)

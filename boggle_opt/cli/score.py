@@ -18,8 +18,9 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from ..boards import _shown as shown, geometry_for
+from ..boards import _shown as shown, geometry_for, read_board
 from .args import cache_choice, CLI_SIZE, add_rule_and_wordlist
+from ..core.trie import LATIN
 from ..core.errors import BoardError
 from ..core.geometry import Geometry
 from ..core.scorer import Scorer
@@ -60,6 +61,9 @@ class BoardScorer:
         self.multi = multi
         self.as_json = as_json
         self.plain = not (words or multi or as_json)
+        #: the tiles boards are written in (English: a-z, ``q`` for Qu: read as they are)
+        self.alphabet = dictionary.alphabet
+        self.latin = dictionary.alphabet.symbols == LATIN
         # scorers by board length (a fixed --size has one, an inferred size one per length)
         self._scorers: dict[int, tuple[Geometry, Scorer]] = {}
 
@@ -73,8 +77,8 @@ class BoardScorer:
         """The geometry and scorer for a board, checking it (BoardError says what is wrong)."""
         found = self._scorers.get(len(board))
         if found is None:
-            geometry = geometry_for(board, self.size, CLI_SIZE)
-            geometry.parse(board)
+            geometry = geometry_for(board, self.size, CLI_SIZE, self.alphabet)
+            read_board(board, geometry, self.alphabet)
             found = self._scorers[len(board)] = (geometry, self.dictionary.scorer(geometry))
         return found
 
@@ -90,8 +94,9 @@ class BoardScorer:
             return
         # the hot loop: one dict lookup and one compiled call per board
         scorers = self._scorers
+        latin, alphabet = self.latin, self.alphabet
         for raw in boards:
-            board = raw.strip().lower()
+            board = raw.strip().lower() if latin else alphabet.read(raw)
             if not board:
                 continue
             found = scorers.get(len(board))
@@ -100,17 +105,17 @@ class BoardScorer:
             try:
                 score, count = found[1].score_count(board)
             except BoardError:
-                geometry_for(board, self.size, CLI_SIZE).parse(board)  # the user-facing message
-                raise
-            out.append(f"{board}\t{score}\t{count}\n")
+                read_board(board, geometry_for(board, self.size, CLI_SIZE, alphabet), alphabet)
+                raise  # (the line above gives the user-facing message)
+            out.append(f"{alphabet.write(board)}\t{score}\t{count}\n")
 
     def check(self, text: str) -> tuple[str, Geometry, Scorer]:
         """The board parsed, its geometry and scorer; BoardError says what is wrong."""
-        board = text.strip().lower()
+        board = text.strip().lower() if self.latin else self.alphabet.read(text)
         if not board:
             raise BoardError("empty board")
         geometry, scorer = self._scorer(board)
-        return geometry.parse(board), geometry, scorer
+        return read_board(board, geometry, self.alphabet), geometry, scorer
 
     def one(self, text: str) -> str:
         """The output for one board, with whatever the options ask for."""
@@ -121,26 +126,31 @@ class BoardScorer:
         else:
             score, count = scorer.score(board), len(found)
         multi = (scorer.demulti(board), scorer.multi(board)) if self.multi else None
+        written = self.alphabet.write(board)
         if self.as_json:
             record: dict[str, object] = {
-                "board": board, "size": geometry.size, "score": score, "words": count,
+                "board": written, "size": geometry.size, "score": score, "words": count,
+                "tiles": self.alphabet.cells(board),
             }
             if multi is not None:
                 record["demulti"], record["multi"] = multi
             d = self.dictionary
-            record["canonical"] = geometry.canonical(board)
+            record["canonical"] = self.alphabet.write(geometry.canonical(board))
             record["rule"] = d.rule.name
             record["wordlist"] = {"name": d.name, "words": d.n_words}
+            if d.language.name != "english":
+                record["language"] = d.language.name
             if found is not None:
                 record["found"] = [{"word": w.word, "points": w.points, "path": w.path} for w in found]
             return json.dumps(record) + "\n"
-        line = f"{board}\t{score}\t{count}"
+        line = f"{written}\t{score}\t{count}"
         if multi is not None:
             line += f"\t{multi[0]}\t{multi[1]}"
         text = line + "\n"
         canon = geometry.canonical(board)
         if canon != board:  # the form results and run files list it in
-            text += f"# {board} is {canon} rotated or reflected (its canonical form)\n"
+            text += (f"# {written} is {self.alphabet.write(canon)} rotated or reflected "
+                     "(its canonical form)\n")
         if found is not None:
             for w in sorted(found, key=lambda w: (-w.points, w.word)):
                 text += f"  {w.word}\t{w.points}\t{'-'.join(str(c) for c in w.path)}\n"
@@ -201,7 +211,8 @@ def score_boards(scorer: BoardScorer, args: list[str], stdin: TextIO | None, out
 
 
 def cmd_score(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns))
+    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns),
+                                 language=ns.language)
     scorer = BoardScorer(dictionary, ns.size, ns.words, ns.multi, ns.json)
     for arg in ns.boards:  # a bad board on the command line: its error, not a header first
         if arg != "-":

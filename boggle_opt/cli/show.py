@@ -12,7 +12,10 @@ import argparse
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..boards import geometry_for, orientation
+from ..boards import geometry_for, orientation, read_board
+from ..core.alphabet import ENGLISH, Alphabet
+from ..core.trie import LATIN
+from ..registry.dictionaries import language_of, wordlist_source
 from .args import cache_choice, CLI_SIZE, add_rule_and_wordlist, deprecated_alias
 from .output import wrote
 from ..core.errors import BoggleOptError
@@ -50,11 +53,14 @@ class WordPath:
     points: int | None  # None: not in the word list
 
 
-def find_path(geometry: Geometry, board: str, word: str) -> list[int] | None:
-    """A path of adjacent, distinct cells spelling ``word`` (``q`` cells spell "qu")."""
+def find_path(geometry: Geometry, board: str, word: str,
+              alphabet: Alphabet = ENGLISH) -> list[int] | None:
+    """A path of adjacent, distinct cells spelling ``word`` (each cell spells
+    its tile's letters: ``q`` cells "qu")."""
+    spelled = alphabet.cells(board)
 
     def extend(cell: int, at: int, path: list[int]) -> list[int] | None:
-        piece = "qu" if board[cell] == "q" else board[cell]
+        piece = spelled[cell]
         if not word.startswith(piece, at):
             return None
         path.append(cell)
@@ -73,7 +79,8 @@ def find_path(geometry: Geometry, board: str, word: str) -> list[int] | None:
     return None
 
 
-def grid(geometry: Geometry, board: str, path: list[int] | None = None) -> RenderableType:
+def grid(geometry: Geometry, board: str, path: list[int] | None = None,
+         faces: list[str] | None = None) -> RenderableType:
     """The board as a table of cells; the path's cells numbered and highlighted."""
     from rich.table import Table
     from rich.text import Text
@@ -86,7 +93,7 @@ def grid(geometry: Geometry, board: str, path: list[int] | None = None) -> Rende
         row = []
         for x in range(geometry.cols):
             cell = geometry.cell(x, y)
-            letter = "Qu" if board[cell] == "q" else board[cell].upper()
+            letter = faces[cell] if faces else "Qu" if board[cell] == "q" else board[cell].upper()
             if cell in step:
                 row.append(Text.assemble((letter, "bold black on yellow"), (str(step[cell]), "bold yellow")))
             elif path:
@@ -98,7 +105,8 @@ def grid(geometry: Geometry, board: str, path: list[int] | None = None) -> Rende
 
 
 def picture(
-    geometry: Geometry, board: str, score: int, n_words: int, label: str, words: list[WordPath]
+    geometry: Geometry, board: str, score: int, n_words: int, label: str, words: list[WordPath],
+    alphabet: Alphabet = ENGLISH,
 ) -> RenderableType:
     """The whole picture: the board with its score, then one panel per word."""
     from rich.columns import Columns
@@ -106,15 +114,16 @@ def picture(
     from rich.panel import Panel
     from rich.text import Text
 
-    head = Panel(grid(geometry, board), title=board, expand=False)
+    faces = None if alphabet.symbols == LATIN else alphabet.faces(board)
+    head = Panel(grid(geometry, board, None, faces), title=alphabet.write(board), expand=False)
     panels = []
     for w in words:
         shown = w.word.upper()
         note = "not in the word list" if w.points is None else f"{w.points} point{'s' * (w.points != 1)}"
-        panels.append(Panel(grid(geometry, board, w.path), title=shown, subtitle=note, expand=False))
+        panels.append(Panel(grid(geometry, board, w.path, faces), title=shown, subtitle=note, expand=False))
     summary = Text.assemble(
         (f"{score:,} points", "bold"), f", {n_words:,} words · {geometry.size} · {label}"
-        f"\n{orientation(geometry, board)}"
+        f"\n{orientation(geometry, board, alphabet)}"
     )
     parts: list[RenderableType] = [head, summary]
     if panels:
@@ -123,7 +132,8 @@ def picture(
 
 
 def word_paths(
-    geometry: Geometry, board: str, asked: list[str], found: dict[str, tuple[int, list[int]]], top: int
+    geometry: Geometry, board: str, asked: list[str], found: dict[str, tuple[int, list[int]]], top: int,
+    alphabet: Alphabet = ENGLISH,
 ) -> list[WordPath]:
     if not asked:
         best = sorted(found.items(), key=lambda kv: (-kv[1][0], -len(kv[0]), kv[0]))[:top]
@@ -131,32 +141,37 @@ def word_paths(
     out = []
     for raw in asked:
         word = raw.strip().lower()
-        if not word.isascii() or not word.isalpha():
-            raise BoggleOptError(f"bad word {raw!r}: only letters a-z")
+        if not word.isalpha() or (alphabet.symbols == LATIN and not word.isascii()):
+            raise BoggleOptError(f"bad word {raw!r}: only letters a-z" if alphabet.symbols == LATIN
+                                 else f"bad word {raw!r}: only letters")
         if word in found:
             points, path = found[word]
             out.append(WordPath(word, path, points))
             continue
-        spelled = find_path(geometry, board, word)
+        spelled = find_path(geometry, board, word, alphabet)
         if spelled is None:
-            raise BoggleOptError(f"the word {word!r} cannot be spelled on {board}")
+            raise BoggleOptError(f"the word {word!r} cannot be spelled on {alphabet.write(board)}")
         out.append(WordPath(word, spelled, None))
     return out
 
 
 def svg_picture(
-    geometry: Geometry, board: str, score: int, n_words: int, label: str, words: list[WordPath]
+    geometry: Geometry, board: str, score: int, n_words: int, label: str, words: list[WordPath],
+    alphabet: Alphabet = ENGLISH,
 ) -> str:
     """The picture ``--svg`` writes: one grid per word with its path, or the bare board."""
     from .board_svg import Panel, panels_svg
 
+    faces = () if alphabet.symbols == LATIN else tuple(alphabet.faces(board))
     panels = [
         Panel(board, w.path, w.word.upper(),
-              "not in the word list" if w.points is None else f"{w.points} point{'s' * (w.points != 1)}")
+              "not in the word list" if w.points is None else f"{w.points} point{'s' * (w.points != 1)}",
+              faces)
         for w in words
-    ] or [Panel(board)]
-    return panels_svg(geometry, panels, title=f"{board}: {score:,} points, {n_words:,} words",
-                      subtitle=f"{geometry.size} · {label} · {orientation(geometry, board)}")
+    ] or [Panel(board, faces=faces)]
+    return panels_svg(geometry, panels,
+                      title=f"{alphabet.write(board)}: {score:,} points, {n_words:,} words",
+                      subtitle=f"{geometry.size} · {label} · {orientation(geometry, board, alphabet)}")
 
 
 def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
@@ -168,16 +183,18 @@ def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         check_output(ns.svg)  # a bad path fails before anything is drawn
     if ns.top < 0:
         raise BoggleOptError(f"--top must be >= 0, got {ns.top}")
-    geometry = geometry_for(ns.board, ns.size, CLI_SIZE)
-    board = geometry.parse(ns.board)
-    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns))
+    alphabet = language_of(wordlist_source(ns.wordlist, regs), ns.language, regs).alphabet
+    geometry = geometry_for(ns.board, ns.size, CLI_SIZE, alphabet)
+    board = read_board(ns.board, geometry, alphabet)
+    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns),
+                                 language=ns.language)
     scorer = dictionary.scorer(geometry)
     found = {w.word: (w.points, w.path) for w in scorer.words(board)}
-    words = word_paths(geometry, board, ns.words, found, ns.top)
-    drawing = picture(geometry, board, scorer.score(board), len(found), dictionary.label, words)
+    words = word_paths(geometry, board, ns.words, found, ns.top, alphabet)
+    drawing = picture(geometry, board, scorer.score(board), len(found), dictionary.label, words, alphabet)
     Console(file=out, highlight=False).print(drawing)
     if ns.svg:
         replaced = write_svg(ns.svg, svg_picture(geometry, board, scorer.score(board), len(found),
-                                                 dictionary.label, words))
+                                                 dictionary.label, words, alphabet))
         wrote(ns.svg, replaced)
     return 0

@@ -24,8 +24,10 @@ if TYPE_CHECKING:
 else:  # imported on first use (boggle_opt.lazy)
     from ..lazy import numpy as np
 
+from ..core.alphabet import ENGLISH, Alphabet
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
+from ..core.trie import KEY_BASE, LATIN
 from .dice import DiceSet
 
 #: steps a random path search takes before it starts again elsewhere
@@ -50,6 +52,9 @@ class Constraints:
     word: str = ""
     dice: DiceSet | None = None
     _nbrs: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
+    #: the alphabet's symbols in code order (English: a-z), and the word as cells
+    symbols: str = LATIN
+    _key: str = field(default="", compare=False, repr=False)
 
     @classmethod
     def build(
@@ -58,28 +63,37 @@ class Constraints:
         fix: str | None = None,
         word: str | None = None,
         dice: DiceSet | None = None,
+        alphabet: Alphabet = ENGLISH,
     ) -> Constraints:
-        """Checked constraints for boards of ``geometry``: a one-line
-        ConstraintError if one is malformed or they cannot all hold."""
+        """Checked constraints for boards of ``geometry`` in ``alphabet``: a
+        one-line ConstraintError if one is malformed or they cannot all hold."""
         fix = (fix or "").strip().lower()
         word = (word or "").strip().lower()
         n, size = geometry.n, geometry.size
+        latin = alphabet.symbols == LATIN
+        what = "a letter a-z" if latin else f"a tile of {alphabet.name} ({alphabet.describe()})"
         if fix:
-            if len(fix) != n:
+            pattern = _pattern_cells(fix, alphabet)
+            if pattern is None:
+                bad = next((ch for ch in fix if ch != "." and alphabet.code(ch) < 0), "[")
+                raise ConstraintError(f"--fix pattern {fix!r}: {bad!r} is neither {what} nor '.'")
+            if len(pattern) != n:
                 raise ConstraintError(
-                    f"--fix pattern {fix!r} has {len(fix)} cells but a {size} board has {n}"
+                    f"--fix pattern {fix!r} has {len(pattern)} cells but a {size} board has {n}"
                 )
-            bad = [ch for ch in fix if ch != "." and not "a" <= ch <= "z"]
-            if bad:
-                raise ConstraintError(
-                    f"--fix pattern {fix!r}: {bad[0]!r} is neither a letter a-z nor '.'"
-                )
+            fix = pattern
+        key = ""
         if word:
-            if not all("a" <= ch <= "z" for ch in word):
+            if latin and not all("a" <= ch <= "z" for ch in word):
                 raise ConstraintError(f"--word {word!r} must be letters a-z")
-            if "q" in word.replace("qu", ""):
+            if latin and "q" in word.replace("qu", ""):
                 raise ConstraintError(f"--word {word!r} has a q without a u: no board can hold it")
-            cells = len(word.replace("qu", "q"))
+            keys = alphabet.keys(word)
+            if not keys:
+                raise ConstraintError(f"--word {word!r}: the tiles of {alphabet.name} cannot spell it")
+            # the fewest cells: a word several tilings spell is placed by its shortest
+            key = "".join(alphabet.symbols[b - KEY_BASE] for b in min(keys, key=len))
+            cells = len(key)
             if cells > n:
                 raise ConstraintError(
                     f"--word {word!r} needs {cells} cells but a {size} board has {n}"
@@ -87,7 +101,7 @@ class Constraints:
         if dice is not None:
             dice.check_cells(n, size)
         nbrs = tuple(tuple(geometry.neighbours(c)) for c in range(n))
-        made = cls(fix if fix.strip(".") else "", word, dice, nbrs)
+        made = cls(fix if fix.strip(".") else "", word, dice, nbrs, alphabet.symbols, key)
         made._check_feasible()
         return made
 
@@ -105,8 +119,8 @@ class Constraints:
 
     @cached_property
     def key(self) -> str:
-        """The word as cells: ``qu`` is the one cell ``q``."""
-        return self.word.replace("qu", "q")
+        """The word as cells: ``qu`` is the one cell ``q`` (its alphabet's symbols)."""
+        return self._key or self.word.replace("qu", "q")
 
     @cached_property
     def fixed(self) -> dict[int, str]:
@@ -116,11 +130,12 @@ class Constraints:
         return [c for c in range(n) if c not in self.fixed]
 
     def change_mask(self, n: int) -> np.ndarray:
-        """Bool mask over ``cell * 26 + letter``: False where a letter change
-        would touch a fixed cell."""
-        mask = np.ones(n * 26, dtype=bool)
+        """Bool mask over ``cell * n_tiles + tile`` (English: ``cell * 26 +
+        letter``): False where a change would touch a fixed cell."""
+        t = len(self.symbols)
+        mask = np.ones(n * t, dtype=bool)
         for c in self.fixed:
-            mask[c * 26: c * 26 + 26] = False
+            mask[c * t: c * t + t] = False
         return mask
 
     def record(self) -> dict[str, str]:
@@ -209,7 +224,7 @@ class Constraints:
     def random_board(self, n: int, rng: np.random.Generator, freqs: np.ndarray) -> str:
         """A random board meeting the constraints: the word along a random
         path, the fixed letters, the rest a roll of the dice or letters drawn
-        by ``freqs`` (26 probabilities)."""
+        by ``freqs`` (one probability a tile)."""
         rnd = random.Random(int(rng.integers(1 << 62)))
         cdf = np.cumsum(freqs) / max(float(np.sum(freqs)), 1e-300)
         for _ in range(ATTEMPTS):
@@ -224,8 +239,8 @@ class Constraints:
                 if board is None:
                     continue
                 return board
-            codes = np.minimum(np.searchsorted(cdf, rng.random(n), side="right"), 25)
-            cells = [need.get(c) or chr(97 + int(codes[c])) for c in range(n)]
+            codes = np.minimum(np.searchsorted(cdf, rng.random(n), side="right"), len(freqs) - 1)
+            cells = [need.get(c) or self.symbols[int(codes[c])] for c in range(n)]
             return "".join(cells)
         raise ConstraintError(
             f"could not draw a random board meeting the constraints ({self.describe()})"
@@ -276,6 +291,21 @@ def random_path(
 
 
 NONE = Constraints()
+
+
+def _pattern_cells(fix: str, alphabet: Alphabet) -> str | None:
+    """A --fix pattern as one symbol (or ``.``) a cell, or None if it holds
+    something that is no tile: ``alphabet.read`` for each run between dots."""
+    out: list[str] = []
+    for i, run in enumerate(fix.split(".")):
+        if i:
+            out.append(".")
+        if run:
+            try:
+                out.append(alphabet.read(run))
+            except BoggleOptError:
+                return None
+    return "".join(out)
 
 
 def supports(searcher: Any) -> bool:

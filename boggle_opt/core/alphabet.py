@@ -49,7 +49,10 @@ class Tile:
         if not letters or letters != letters.lower() or not all(ch.isalpha() for ch in letters):
             raise ValueError(f"a tile spells lower-case letters, got {letters!r}")
         self.letters = letters
-        self.face = face or (letters[0].upper() + letters[1:])
+        # a die shows a capital and the rest small (Qu, Th); ß has no
+        # one-letter capital in most fonts' eyes ("SS"), so it stays ß
+        first = letters[0].upper()
+        self.face = face or ((first if len(first) == 1 else letters[0]) + letters[1:])
         self.symbol = symbol
 
     def __repr__(self) -> str:
@@ -138,7 +141,9 @@ class Alphabet:
                 out.append(tile.symbol)
                 i = end + 1
                 continue
-            if ch not in self._code or ch in self._bracketed:
+            # (a bracketed tile's private symbol reads as itself: reading is
+            # idempotent, so a board read once can be checked again)
+            if ch not in self._code:
                 raise BoardError(
                     f"bad board {text.strip()!r}: character {ch!r} is not a tile of {self.name} "
                     f"({self.describe()})")

@@ -230,10 +230,13 @@ def check_registered(settings: Mapping[str, Any], registries: Registries, path: 
 
 
 def check_boards(boards: list[tuple[str, int]], geometry: Geometry, where: str) -> None:
-    """Boards of the run being resumed: letters a-z, as many as the size has cells."""
+    """Boards of the run being resumed: one tile's symbol a cell (English:
+    letters a-z; ``core.alphabet``), as many as the size has cells. Its scores
+    are checked against the dictionary, whose alphabet checks the symbols."""
     for board, _ in boards:
-        _need(len(board) == geometry.n and board.isascii() and board.isalpha()
-              and board.islower(), where, f"board {board[:40]!r} is not a {geometry.size} board")
+        _need(len(board) == geometry.n and board.isprintable()
+              and not any(ch.isspace() or ch.isupper() or ch in "[]" for ch in board),
+              where, f"board {board[:40]!r} is not a {geometry.size} board")
 
 
 def checked_pairs(value: Any, where: str) -> list[tuple[str, int]]:

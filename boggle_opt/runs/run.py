@@ -22,7 +22,8 @@ from ..constraints.fixed import NONE, Constraints, require_support
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..dictionary.dictionary import Dictionary
-from ..registry.dictionaries import load_dictionary
+from ..dictionary.language import ENGLISH
+from ..registry.dictionaries import language_of, load_dictionary, wordlist_source
 from ..searching.driver import Budget, Consumer, Driver, RunState, check_jobs
 from ..proofs.executor import Executor, ExecutorSettings
 from .fingerprints import check_resume, fingerprint, recorded_options
@@ -110,6 +111,8 @@ class RunSpec:
     #: whether the word list is read from the dictionary cache (``--no-cache``:
     #: False); None follows ``$BOGGLE_OPT_NO_CACHE``
     cache: bool | None = None
+    #: the language named (``--language``); None: the word list's own
+    language: str | None = None
 
     @classmethod
     def build(
@@ -133,6 +136,7 @@ class RunSpec:
         plugins: Sequence[str] = (),
         cache: bool | None = None,
         no_limit: bool = False,
+        language: str | None = None,
     ) -> RunSpec:
         """Look the searcher up, check its options (``-o`` strings, parsed, or
         typed values, checked as they are) and constraints (``fix`` pattern,
@@ -163,7 +167,8 @@ class RunSpec:
             raise BoggleOptError(f"seed must be a whole number from 0 to 2**64 - 1, got {seed}")
         geometry = size_geometry(size or defaults.SIZE)
         dice_set = registries.dice.get(dice) if dice else None
-        constraints = Constraints.build(geometry, fix, word, dice_set)
+        lang = language_of(wordlist_source(wordlist or defaults.WORDLIST, registries), language, registries)
+        constraints = Constraints.build(geometry, fix, word, dice_set, lang.alphabet)
         require_support(found, constraints)
         chosen = executor or ("dask" if scheduler else "local")
         if (executor is not None or scheduler is not None) and not getattr(found, "parallel", False):
@@ -196,6 +201,7 @@ class RunSpec:
             scheduler=scheduler,
             plugins=tuple(plugins),
             cache=cache,
+            language=None if lang is ENGLISH and not language else lang.name,
         )
 
     @classmethod
@@ -236,6 +242,7 @@ class RunSpec:
             budget=budget, jobs=jobs or past.jobs, resume=past,
             fix=limits.get("fix"), word=limits.get("word"), dice=limits.get("dice"),
             executor=executor, scheduler=scheduler, plugins=plugins, cache=cache, no_limit=no_limit,
+            language=_text(settings.get("language")),
         )
         check_boards(past.boards, spec.geometry, f"run file {path!r}")
         return spec
@@ -255,7 +262,8 @@ class RunSpec:
         if dictionary is None:
             if registries is None:  # a worker process: the plugins its run loaded
                 registries = load_plugins(extra=self.plugins)
-            dictionary = load_dictionary(self.wordlist, self.rule, registries, cache=self.cache)
+            dictionary = load_dictionary(self.wordlist, self.rule, registries, cache=self.cache,
+                                         language=self.language)
         resumed = tuple(self.resume.checkpoints) if self.resume is not None else ()
         known = tuple(self.resume.boards) if self.resume is not None else ()
         executor = None
@@ -283,6 +291,8 @@ class RunSpec:
                        "target": self.budget.target},
             "wordlist_label": wordlist_label,
         }
+        if self.language is not None:  # (English's run files stay as they were)
+            record["language"] = self.language
         if self.constraints.active:
             record["constraints"] = self.constraints.record()
         if getattr(self.searcher, "parallel", False) and (self.executor_class is not None
