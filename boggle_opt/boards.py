@@ -121,6 +121,17 @@ def grid(geometry: Geometry, board: str, alphabet: Alphabet = ENGLISH) -> str:
     return "\n".join(rows)
 
 
+def latin_only(problem: Problem, searcher: str) -> None:
+    """Refuse, in one line, an alphabet whose tiles are not a-z (English's
+    symbols): for searchers whose classes, buckets or records are of a-z
+    (bnb, longword); French, Italian, Portuguese and Dutch play on a-z."""
+    alphabet = problem.dictionary.alphabet
+    if alphabet.symbols != LATIN:
+        raise BoardError(
+            f"searcher {searcher!r} plays the 26 tiles a-z; {alphabet.name} has "
+            f"{len(alphabet)} ({alphabet.describe()}): annealing, hillclimb and genetic play it")
+
+
 def allowed_letters(exclude: str = "", symbols: str = LATIN) -> np.ndarray:
     """A bool mask of the tiles (by code; English's 26 letters) that may appear on a board."""
     mask = np.ones(len(symbols), dtype=bool)

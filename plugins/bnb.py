@@ -28,7 +28,7 @@ else:  # imported on first use (boggle_opt.lazy)
     from boggle_opt.lazy import numpy as np
 
 from boggle_opt import hookimpl
-from boggle_opt.boards import board_text, steepest_ascent
+from boggle_opt.boards import board_text, latin_only, steepest_ascent
 from boggle_opt.proofs.board_classes import (
     Calibration,
     ClassSpace,
@@ -249,6 +249,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         return [f"resume: {note}" for note in notes]
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
+        latin_only(problem, self.name)
         opts = self.options
         geometry = problem.geometry
         label, buckets = self.buckets(geometry)

@@ -40,7 +40,7 @@ else:  # imported on first use (boggle_opt.lazy)
     from boggle_opt.lazy import numpy as np
 
 from boggle_opt import hookimpl
-from boggle_opt.boards import random_letters
+from boggle_opt.boards import latin_only, random_letters
 from boggle_opt.constraints.fixed import Constraints
 from boggle_opt.core.errors import BoggleOptError
 from boggle_opt.core.geometry import Geometry
@@ -90,6 +90,7 @@ class LongWord(SearcherBase["LongWord.Options"]):
             check(self.letters >= 0, "letters", f"must be >= 0, got {self.letters}")
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
+        latin_only(problem, self.name)
         geometry, opts = problem.geometry, self.options
         n = geometry.n
         length = opts.length or n

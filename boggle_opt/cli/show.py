@@ -115,7 +115,8 @@ def picture(
     from rich.text import Text
 
     faces = None if alphabet.symbols == LATIN else alphabet.faces(board)
-    head = Panel(grid(geometry, board, None, faces), title=alphabet.write(board), expand=False)
+    # (a title is markup to rich: a bracketed tile, [th], must show as written)
+    head = Panel(grid(geometry, board, None, faces), title=Text(alphabet.write(board)), expand=False)
     panels = []
     for w in words:
         shown = w.word.upper()
