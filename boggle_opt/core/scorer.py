@@ -23,6 +23,7 @@ from .trie import (
     WORD_BIT,
     PackedTrie,
     child_index,
+    tile_bit,
 )
 
 # A node's slot, after the node words: its points, and the stamp of the last
@@ -152,7 +153,7 @@ class Scorer:
                 raise BoardError(f"bad board {board!r}: character {board[i]!r} is not a "
                                  + ("letter a-z" if len(table) == 123 else "tile of this alphabet"))
             letters[i] = letter
-            cells[i * STRIDE] = i64(1) << letter
+            cells[i * STRIDE] = tile_bit(letter)
         for i in range(self.n):
             at = i * STRIDE
             around: i64 = 0
@@ -443,7 +444,7 @@ def _dfs_wild(
             c = credit[word]
             if (c >> STAMP_SHIFT) != cstamp:
                 c = cstamp << STAMP_SHIFT
-            bit: i64 = i64(1) << wild
+            bit: i64 = tile_bit(wild)
             if (c & bit) == 0:
                 credit[word] = c | bit
                 pending.items = append(pending.items, word)

@@ -35,7 +35,7 @@ from mypy_extensions import i32, i64
 from .arena import BOUND, HEAD, KIDS, LOW, LOW_BITS, MAX_POINTS, SLOT
 from .geometry import Geometry
 from .path_keys import ZERO_BLOCK
-from .trie import popcount26
+from .trie import popcount26, tile_bit
 
 # The arena and the build records grow by this many zeroed words at a time:
 # ``extend`` reallocates in place where it can, so growing never holds two
@@ -221,7 +221,7 @@ class Tree:
             return root  # no word uses this cell: every letter gives the same tree
         choice = i64(a[root + KIDS])
         mask = (i64(a[choice]) >> LOW_BITS)
-        bit: i64 = i64(1) << letter
+        bit: i64 = tile_bit(letter)
         if (mask & bit) == 0:
             # only the words that skip the cell remain
             at = self._reserve(KIDS + k - 1)

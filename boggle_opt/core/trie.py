@@ -43,9 +43,16 @@ def popcount26(x: i64) -> i64:
     return ((x * 0x01010101) >> 24) & 0xFF
 
 
+def tile_bit(code: i64) -> i64:
+    """``1 << code`` in 64 bits: mypyc shifts a literal 1 in 32 bits, where
+    the 32nd tile's bit (Polish's) would come out negative."""
+    one: i64 = (code >> 62) + 1  # 1 for every code, but no literal to mypyc
+    return one << code
+
+
 def child_index(word: i64, letter: i64) -> i64:
     """Index of ``letter``'s child of a node word, or -1 if it has none."""
-    bit: i64 = i64(1) << letter
+    bit: i64 = tile_bit(letter)
     mask = word & LETTER_MASK
     if (mask & bit) == 0:
         return -1
@@ -132,9 +139,9 @@ class PackedTrie:
                     start = i
                     while i < hi and keys[i][depth] - KEY_BASE == letter:
                         i += 1
-                    if mask & (i64(1) << letter):
+                    if mask & tile_bit(letter):
                         raise ValueError("keys are not sorted and distinct")
-                    mask |= i64(1) << letter
+                    mask |= tile_bit(letter)
                     child_lo.append(start)
                     child_hi.append(i)
                     next_id += 1

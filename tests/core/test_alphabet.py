@@ -1,0 +1,142 @@
+"""Tiles beyond a-z: boards read and written, words tiled, and the compiled
+scorer against an independent count (no system word list needed)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from boggle_opt import BoardError
+from boggle_opt.boards import make_geometry
+from boggle_opt.core.alphabet import ENGLISH, MAX_TILES, Alphabet, Tile, latin
+from boggle_opt.dictionary.dictionary import Dictionary
+from boggle_opt.dictionary.language import Language, english_spell
+from boggle_opt.dictionary.rules import ScoringRule
+
+STANDARD = ScoringRule.by_length("standard", "", [1, 1, 2, 3, 5, 11])
+#: Big Boggle's Double Letter cube's faces beside a-z (Qu is English's q)
+DOUBLE = latin("english-dl", extra=[Tile("th"), Tile("in"), Tile("er"), Tile("he"), Tile("an")])
+#: Polish's 32 letters: the widest alphabet, its last tile at bit 31
+POLISH = Alphabet("polish", list("aąbcćdeęfghijklłmnńoóprsśtuwyzźż"))
+
+
+def brute_score(alphabet: Alphabet, board: str, cols: int, rows: int,
+                words: dict[str, int]) -> int:
+    """Points of the distinct words any path spells, each once however the
+    tiles spell it: a depth-first search over the tiles' letters, in Python."""
+    geometry = make_geometry(cols, rows)
+    spelled = alphabet.cells(board)
+    prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
+    found: set[str] = set()
+
+    def walk(cell: int, text: str, used: int) -> None:
+        if text not in prefixes:
+            return
+        if text in words:
+            found.add(text)
+        for nb in geometry.neighbours(cell):
+            if not used >> nb & 1:
+                walk(nb, text + spelled[nb], used | 1 << nb)
+
+    for c in range(geometry.n):
+        walk(c, spelled[c], 1 << c)
+    return sum(words[w] for w in found)
+
+
+def test_english_boards_read_and_write_as_before() -> None:
+    assert ENGLISH.read("PerslatGsineters") == "perslatgsineters"
+    assert ENGLISH.write("qaicdrneetasnnil") == "qaicdrneetasnnil"
+    assert ENGLISH.read("[qu]ai") == "qai"  # a multi-letter tile in brackets
+    assert ENGLISH.cells("qat") == ["qu", "a", "t"]
+    assert ENGLISH.faces("qat") == ["Qu", "A", "T"]
+    assert ENGLISH.keys("queen") == [b"qeen"] and ENGLISH.keys("qat") == []
+
+
+def test_bracketed_tiles_round_trip() -> None:
+    board = DOUBLE.read("[Th]ere[IN]tnhe")
+    assert len(board) == 9
+    assert DOUBLE.write(board) == "[th]ere[in]tnhe"
+    assert DOUBLE.read(DOUBLE.write(board)) == board == DOUBLE.read(board)
+    assert DOUBLE.cells(board)[:2] == ["th", "e"] and DOUBLE.faces(board)[0] == "Th"
+
+
+@pytest.mark.parametrize("text, bad", [("[xy]ere", "[xy]"), ("ab[th", "'['"), ("abñ", "'ñ'")])
+def test_a_bad_tile_is_named(text: str, bad: str) -> None:
+    with pytest.raises(BoardError, match=bad.replace("[", r"\[").replace("]", r"\]")):
+        DOUBLE.read(text)
+
+
+def test_a_word_has_a_key_for_each_tiling() -> None:
+    keys = DOUBLE.keys("there")
+    # t-h-e-r-e, th-e-r-e, t-he-r-e, t-h-er-e, th-er-e
+    assert len(keys) == 5
+    assert {DOUBLE.key_letters(k) for k in keys} == {"there"}
+
+
+def test_alphabets_hold_at_most_32_tiles() -> None:
+    assert len(POLISH) == MAX_TILES
+    with pytest.raises(ValueError, match="at most 32"):
+        Alphabet("too many", [*POLISH.symbols, "ö"])
+
+
+def _dictionary(alphabet: Alphabet, words: list[str]) -> Dictionary:
+    language = Language(alphabet.name, "test", alphabet, lambda e: e.lower() if e.isalpha() else "")
+    return Dictionary("test", words, STANDARD, language=language)
+
+
+def _random_words(alphabet: Alphabet, rng: random.Random, count: int) -> list[str]:
+    letters = [t.letters for t in alphabet.tiles]
+    return sorted({"".join(rng.choice(letters) for _ in range(rng.randint(2, 4))) for _ in range(count)})
+
+
+@pytest.mark.parametrize("alphabet", [DOUBLE, POLISH], ids=["double-letter", "polish-32"])
+def test_scorer_counts_as_an_independent_search(alphabet: Alphabet) -> None:
+    """A 5x5 board of the alphabet's tiles scores what a brute-force count
+    gives: each distinct word once, however many ways the tiles spell it."""
+    rng = random.Random(7)
+    words = [w for w in _random_words(alphabet, rng, 4000) if len(w) >= 3]
+    d = _dictionary(alphabet, words)
+    points = {w: STANDARD.points(w) for w in words}
+    geometry = make_geometry(5, 5)
+    scorer = d.scorer(geometry)
+    for _ in range(30):
+        board = "".join(rng.choice(alphabet.symbols) for _ in range(25))
+        expected = brute_score(alphabet, board, 5, 5, points)
+        assert scorer.score(board) == expected
+        assert scorer.score_count(board)[0] == expected
+        found = scorer.words(board)
+        assert len({w.word for w in found}) == len(found)
+        assert sum(w.points for w in found) == expected
+
+
+def test_double_letter_board_holds_a_word_spelled_two_ways() -> None:
+    d = _dictionary(DOUBLE, ["the", "then", "thin", "tin", "hint", "there"])
+    board = DOUBLE.read("[th]ere[in]tnhe")
+    scorer = d.scorer(make_geometry(3, 3))
+    words = {w.word: w.path for w in scorer.words(board)}
+    assert words == {"the": [0, 1], "then": [0, 3, 6], "thin": [0, 4], "tin": [5, 4], "hint": [7, 4, 5]}
+    assert scorer.score(board) == 5
+
+
+def test_neighbourhood_of_a_wide_alphabet_is_every_one_tile_change() -> None:
+    rng = random.Random(3)
+    words = [w for w in _random_words(POLISH, rng, 3000) if len(w) >= 3]
+    d = _dictionary(POLISH, words)
+    geometry = make_geometry(3, 3)
+    scorer = d.scorer(geometry)
+    board = "".join(rng.choice(POLISH.symbols) for _ in range(9))
+    out = scorer.neighbourhood(board)
+    assert len(out) == 9 * 32
+    for cell in range(9):
+        for code, symbol in enumerate(POLISH.symbols):
+            changed = board[:cell] + symbol + board[cell + 1:]
+            assert out[cell * 32 + code] == scorer.score(changed), (cell, symbol)
+
+
+def test_english_dictionary_is_built_as_before() -> None:
+    """English's keys (q for qu) and one key a word: no aliases."""
+    d = Dictionary("test", ["queen", "qat", "tea", "eat", "Eat"], STANDARD)
+    assert d.alphabet is ENGLISH and d.n_words == 3
+    assert d.keys == [b"eat", b"qeen", b"tea"] and len(d.trie.aliases) == 0
+    assert english_spell("Été") == ""
