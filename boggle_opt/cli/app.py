@@ -336,8 +336,8 @@ def _json_results(
         # fixed cells keep a board as found; otherwise each in canonical form
         "boards_canonical": not spec.constraints.fix,
         "boards_found": len(ranked),
-        "best": [{"board": dictionary.alphabet.write(b), "tiles": dictionary.alphabet.cells(b),
-                  "score": s, "words": word_count(b)} for b, s in ranked[:top]],
+        "best": [{"board": dictionary.alphabet.write(b), "score": s, "words": word_count(b)}
+                 for b, s in ranked[:top]],
         "proof": None,
     }
     if proof is not None:
