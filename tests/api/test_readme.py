@@ -68,3 +68,18 @@ def test_a_front_page_links_the_docs_and_keeps_no_dated_figures() -> None:
     svg = re.search(r"!\[[^]]*\]\((docs/images/[\w.-]+\.svg)\)", README)
     assert svg, "README shows no board picture"
     assert "embedded (" in (REPO / svg.group(1)).read_text(encoding="utf-8")
+
+
+def test_the_readme_picture_is_what_its_command_draws(run_cli, tmp_path: Path) -> None:
+    """The caption names the command that drew docs/images/board.svg; the
+    picture went stale when that command's subtitle gained ``· in canonical
+    form``. Run it again (writing elsewhere) and compare."""
+    drawn = re.search(r"drawn by `(boggle-opt show[^`]*?--svg (docs/images/[\w.-]+\.svg))`", README, re.S)
+    assert drawn, "README's picture caption names no `boggle-opt show ... --svg` command"
+    args = drawn.group(1).split()[1:]
+    fresh = tmp_path / "board.svg"
+    args[args.index(drawn.group(2))] = str(fresh)
+    r = run_cli(*args)
+    assert r.returncode == 0, r.stderr
+    assert fresh.read_text(encoding="utf-8") == (REPO / drawn.group(2)).read_text(encoding="utf-8"), (
+        f"{drawn.group(2)} is stale: run `{' '.join(drawn.group(1).split())}`")
