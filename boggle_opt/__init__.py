@@ -91,3 +91,9 @@ def __getattr__(name: str) -> Any:
 
         return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module 'boggle_opt' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    # the public API, lazy names included, not what this module imports for
+    # itself (typing's names, pluggy) nor its private subpackages
+    return sorted(__all__)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -33,8 +34,9 @@ BARS = "▁▂▃▄▅▆▇█"
 #: seconds between plain progress lines, and between jsonl progress records
 PLAIN_EVERY = 5.0
 JSONL_EVERY = 0.5
-#: a plain progress line is shorter than this: a log a person reads
-PLAIN_WIDTH = 100
+#: the most columns of a plain progress line: a log a person reads, in an
+#: 80-column terminal as everything else printed
+PLAIN_WIDTH = 80
 #: a plain line names its oldest task in flight once it has run this long
 #: (seconds): a class that long is one a log reader may wonder about
 OLDEST_SHOWN = 30.0
@@ -153,13 +155,12 @@ def _proof_figures(state: RunState) -> list[str]:
     return parts
 
 
-def _search_figures(state: RunState, shown: Callable[[str], str]) -> list[str]:
-    """A local search's figures: best score (and board, if short), evaluations
-    and their rate, the time left the searcher estimates or the budget left."""
+def _search_figures(state: RunState) -> list[str]:
+    """A local search's figures: best score, evaluations and their rate, the
+    time left the searcher estimates or the budget left."""
     parts = []
     if state.best_score >= 0:
-        board = shown(state.best_board)
-        parts.append(f"best {state.best_score:,}" + (f" {board}" if len(board) <= 25 else ""))
+        parts.append(f"best {state.best_score:,}")
     parts.append(f"evals {state.evaluations:,} ({_rate(state):,.0f}/s)")
     left = state.stats.get("time left")
     budget = _budget_short(state)
@@ -170,21 +171,37 @@ def _search_figures(state: RunState, shown: Callable[[str], str]) -> list[str]:
     return parts
 
 
+def _fit(line: str, parts: Sequence[str], width: int) -> str:
+    """``line`` and then each of ``parts`` that still fits within ``width``
+    (whole figures: a figure cut short would read as another number)."""
+    for part in parts:
+        if len(line) + 1 + len(part) <= width:
+            line += " " + part
+    return line
+
+
 def status_line(state: RunState, shown: Callable[[str], str] = str, width: int = PLAIN_WIDTH) -> str:
-    """One line of plain progress, shorter than ``width``: the searcher's
-    few figures that are known, then as many of its other stats as fit."""
+    """One line of plain progress, at most ``width`` columns: the searcher's
+    few figures that are known (the best board beside its score if it fits),
+    then as many of its other stats as fit."""
     head = f"[{state.elapsed():7.1f}s]"
     if proof.is_proof(state.stats):
-        return " ".join([head, *_proof_figures(state)])[: width - 1]
-    line = " ".join([head, *_search_figures(state, shown)])
-    for key, value in state.stats.items():
-        if key in _OWN_WORDS or not _known(value):
-            continue
-        more = f" {key}={_fmt(value)}"
-        if len(line) + len(more) >= width:
-            break
-        line += more
-    return line[: width - 1]
+        return _fit(head, _proof_figures(state), width)
+    figures = _search_figures(state)
+    board = shown(state.best_board)
+    if state.best_score >= 0 and len(" ".join([head, *figures, board])) <= width:
+        figures.insert(1, board)
+    own = [f"{key}={_fmt(value)}" for key, value in state.stats.items() if key not in _OWN_WORDS and _known(value)]
+    return _fit(_fit(head, figures, width), own, width)
+
+
+def _wrapped(text: str, width: int = PLAIN_WIDTH) -> str:
+    """A plain line of words (why the run stopped) within ``width`` columns,
+    its continuation indented."""
+    if len(text) <= width:
+        return text
+    return "\n".join(textwrap.wrap(text, width, subsequent_indent="  ", break_long_words=False,
+                                   break_on_hyphens=False))
 
 
 class RichDisplay:
@@ -384,7 +401,7 @@ class PlainProgress:
                 self._last_line(state)
             return
         self._last_line(state)
-        self.out.write(f"stopped: {_stopped(state)}\n")
+        self.out.write(_wrapped(f"stopped: {_stopped(state)}") + "\n")
         self.out.flush()
 
 

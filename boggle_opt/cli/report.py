@@ -394,7 +394,8 @@ def render(run: PastRun, registries: Registries | None = None) -> str:
     except BoggleOptError as exc:
         raise ReportError(f"run file {run.path!r}: {exc}") from None
     options = s.get("options") or {}
-    opts = ", ".join(f"{k}={v}" for k, v in options.items() if v is not None) or "defaults"
+    # as the run's header: an option left empty takes the searcher's default
+    opts = ", ".join(f"{k}={v}" for k, v in options.items() if v is not None and v != "") or "defaults"
     settings = [
         ("searcher", s.get("searcher", "?")),
         ("options", opts),

@@ -9,7 +9,8 @@ environment (inherited by worker processes, so they load the same plugins):
   points, not those of other installed distributions;
 - ``BOGGLE_OPT_BLOCK_PLUGINS=a,b``: skip plugins by name or distribution;
 - ``BOGGLE_OPT_PLUGINS=module,path/file.py``: load these modules or files too
-  (the CLI's ``--plugin`` adds to it).
+  (the CLI's ``--plugin`` adds to it); a module not on ``sys.path`` is
+  looked for in the current folder.
 
 ``load_plugins()`` reads those variables; ``PluginLoader`` takes the same
 settings as arguments.
@@ -145,6 +146,31 @@ def _import_file(path: Path) -> ModuleType:
     return importlib.import_module(name)
 
 
+def _import_module(spec: str) -> ModuleType:
+    """Import a plugin module named by the user, looking in the current folder
+    too when it is not found on ``sys.path``.
+
+    A console script's ``sys.path`` holds its own folder, not the current one
+    (as ``python -m`` or ``python -c`` would); a module named on the command
+    line is looked for there as Flask's ``--app`` and uvicorn's look. Appended,
+    not put first, so a file in the folder never shadows an installed module;
+    spawned workers inherit the path.
+    """
+    try:
+        return importlib.import_module(spec)
+    except ModuleNotFoundError as exc:
+        here = os.getcwd()
+        if exc.name != spec.partition(".")[0] or here in sys.path or "" in sys.path:
+            raise
+        sys.path.append(here)
+        try:
+            return importlib.import_module(spec)
+        except ModuleNotFoundError as again:
+            if again.name == exc.name:  # not here either: as it was
+                sys.path.remove(here)
+            raise
+
+
 def _import_requested(spec: str) -> tuple[ModuleType, PluginInfo]:
     if _is_file_spec(spec):
         path = Path(spec).resolve()
@@ -153,7 +179,7 @@ def _import_requested(spec: str) -> tuple[ModuleType, PluginInfo]:
         where = str(path)
     else:
         origin = Origin(spec, "local module", "")
-        load = lambda: importlib.import_module(spec)  # noqa: E731
+        load = lambda: _import_module(spec)  # noqa: E731
         where = spec
     try:
         module = load()

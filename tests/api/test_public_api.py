@@ -84,3 +84,13 @@ def test_every_public_name_is_listed_once_in_usage() -> None:
     unknown = set(listed) - set(boggle_opt.__all__) - PUBLIC["boggle_opt.boards"]
     assert not unknown, f"docs/usage.md, Public API, lists names that are not public: {unknown}"
     assert testing.SearcherConformance is boggle_opt.SearcherConformance
+
+
+def test_dir_lists_the_public_api_and_nothing_else() -> None:
+    """``dir(boggle_opt)`` listed ``Any``, ``TYPE_CHECKING``, ``annotations`` and
+    ``pluggy`` (what the package imports for itself) and its subpackages, and
+    not the names imported on first use (``search``)."""
+    listed = set(dir(boggle_opt))
+    assert listed == set(boggle_opt.__all__), sorted(listed ^ set(boggle_opt.__all__))
+    for name in listed:
+        assert getattr(boggle_opt, name) is not None, name

@@ -68,3 +68,36 @@ def test_a_front_page_links_the_docs_and_keeps_no_dated_figures() -> None:
     svg = re.search(r"!\[[^]]*\]\((docs/images/[\w.-]+\.svg)\)", README)
     assert svg, "README shows no board picture"
     assert "embedded (" in (REPO / svg.group(1)).read_text(encoding="utf-8")
+
+
+def test_the_readme_picture_is_what_its_command_draws(run_cli, tmp_path: Path) -> None:
+    """The caption names the command that drew docs/images/board.svg; the
+    picture went stale when that command's subtitle gained ``· in canonical
+    form``. Run it again (writing elsewhere) and compare."""
+    drawn = re.search(r"drawn by `(boggle-opt show[^`]*?--svg (docs/images/[\w.-]+\.svg))`", README, re.S)
+    assert drawn, "README's picture caption names no `boggle-opt show ... --svg` command"
+    args = drawn.group(1).split()[1:]
+    fresh = tmp_path / "board.svg"
+    args[args.index(drawn.group(2))] = str(fresh)
+    r = run_cli(*args)
+    assert r.returncode == 0, r.stderr
+    assert fresh.read_text(encoding="utf-8") == (REPO / drawn.group(2)).read_text(encoding="utf-8"), (
+        f"{drawn.group(2)} is stale: run `{' '.join(drawn.group(1).split())}`")
+
+
+def test_usage_has_every_command_and_option() -> None:
+    """The README says docs/usage.md has every command and option; `merge`
+    had no section, and `bound --order` no word."""
+    usage = (REPO / "docs" / "usage.md").read_text(encoding="utf-8")
+    parser = cli.build_parser()
+    subcommands = next(a for a in parser._actions if isinstance(getattr(a, "choices", None), dict))
+    missing = []
+    for name, sub in subcommands.choices.items():
+        if f"boggle-opt {name}" not in usage:
+            missing.append(name)
+        for action in sub._actions:
+            spelt = [o for o in action.option_strings if o.startswith("--") and o != "--help"]
+            if spelt and not any(re.search(rf"`[^`]*{re.escape(o)}\b", usage) for o in spelt):
+                missing.append(f"{name} {spelt[0]}")
+    assert not missing, f"docs/usage.md does not name: {missing}"
+    assert re.search(r"^#+ .*`boggle-opt merge`", usage, re.M), "merge has no section"

@@ -269,3 +269,17 @@ def _screenshot(page: Path, tmp_path: Path, width: int, height: int):
     pixels = imread(str(png))[..., :3]
     assert pixels.shape[:2] == (height, width)
     return pixels
+
+
+def test_report_leaves_empty_options_out(tmp_path):
+    """As the run's header and usage.md do: the page listed "buckets=,
+    corner-buckets=, ..., shard=" for a proof's options left empty."""
+    path = tmp_path / "run.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [
+        {"type": "start", "settings": {"searcher": "bnb", "size": "2x2", "options": {
+            "min-score": 20, "buckets": "", "corner-buckets": "", "switch": None, "shard": ""}}},
+        {"type": "improved", "board": "tsea", "score": 22, "elapsed": 1.0, "evaluations": 9},
+    ]) + "\n")
+    text = report.render(read_run_file(str(path)))
+    assert "min-score=20" in text
+    assert not re.search(r"[\w-]+=(,|<|\s)", text.split("<style")[0] + text.split("</style>")[-1]), text

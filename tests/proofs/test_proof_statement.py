@@ -201,7 +201,11 @@ def test_plain_progress_keeps_a_line_every_few_seconds_while_a_class_runs() -> N
     time.sleep(0.2)
     assert out.getvalue() == ""  # no figures before the run's first event
     plain.event(Progress(stats), state)
-    time.sleep(0.4)  # no event since
+    # no event since: the thread's lines, waited for (a busy machine may take
+    # its time to run the thread, so not a fixed sleep)
+    deadline = time.monotonic() + 60
+    while sum(line.startswith("[") for line in out.getvalue().splitlines()) < 4 and time.monotonic() < deadline:
+        time.sleep(0.01)
     plain.finish(state)
     lines = out.getvalue().splitlines()
     status = [line for line in lines if line.startswith("[")]

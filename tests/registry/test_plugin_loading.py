@@ -8,6 +8,7 @@ them exactly as it finds a pip-installed package.
 from __future__ import annotations
 
 import os
+import subprocess
 import textwrap
 from importlib.metadata import version
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 from boggle_opt.registry import loader as plugin_loader
 from boggle_opt.core.errors import PluginError
 from boggle_opt.registry.loader import load_plugins
+from helpers import exe
 
 VERSION = version("boggle-opt")
 
@@ -412,3 +414,27 @@ def test_summary_attribute_is_the_summary_everywhere(tmp_path, run_cli, cli_env)
         assert result.returncode == 0, result.stderr
         line = next(x for x in result.stdout.splitlines() if x.lstrip().startswith("quiet"))
         assert summary in line, result.stdout
+
+
+def test_a_module_named_from_its_folder_loads(tmp_path, cli_env):
+    """docs/plugins.md's ``BOGGLE_OPT_PLUGINS=boggle_opt_greedy boggle-opt
+    searchers``, run from the folder that holds the file, gave ``No module named
+    'boggle_opt_greedy'``: the console script's sys.path lacks the current
+    folder. A module named so is looked for there too, by workers as well."""
+    (tmp_path / "my_sampler.py").write_text(textwrap.dedent(RANDOM_SEARCHER), encoding="utf-8")
+    env = {**cli_env, "BOGGLE_OPT_PLUGINS": "my_sampler"}
+    listed = subprocess.run([exe(), "searchers"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    assert "sampler" in listed.stdout and "Random boards" in listed.stdout
+    ran = subprocess.run([exe(), "run", "--plugin", "my_sampler", "--searcher", "sampler", "--size", "3x3",
+                          "--evals", "2000", "--jobs", "2", "--seed", "1", "--progress", "none"],
+                         cwd=tmp_path, env=cli_env, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    assert "best board" in ran.stdout
+    # elsewhere it is still not found, with the same one line
+    (tmp_path / "elsewhere").mkdir()
+    missing = subprocess.run([exe(), "searchers"], cwd=tmp_path / "elsewhere", env=env, capture_output=True,
+                             text=True, timeout=120)
+    assert missing.returncode != 0 and missing.stderr.count("\n") == 1, missing.stderr
+    assert "No module named 'my_sampler'" in missing.stderr
