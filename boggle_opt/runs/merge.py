@@ -31,12 +31,14 @@ def _records(paths: Sequence[str]) -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 def merge_runs(paths: Sequence[str], out: str, registries: Registries, recheck: int | None = -1,
-               seed: int = 1, progress: Say | None = None, jobs: int = 1) -> Verified:
+               seed: int | None = None, progress: Say | None = None, jobs: int = 1,
+               chance: float | None = None) -> Verified:
     """Verify the run files ``paths`` together, then write them as one to
     ``out``; ``progress`` hears the verify's and ``jobs`` re-solve
     (``verify_runs``)."""
     check_paths([*(PathArg("RUNFILE", p, run_file=True) for p in paths), PathArg("--out", out, written=True)])
-    result = verify_runs(paths, registries, recheck=recheck, seed=seed, progress=progress, jobs=jobs)
+    result = verify_runs(paths, registries, recheck=recheck, seed=seed, progress=progress, jobs=jobs,
+                         chance=chance)
     first: dict[str, Any] | None = None
     setup: dict[str, Any] | None = None
     body: list[dict[str, Any]] = []
