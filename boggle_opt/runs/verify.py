@@ -55,6 +55,7 @@ else:  # imported on first use (boggle_opt.lazy)
 
 from ..core.errors import BoggleOptError
 from ..proofs.class_records import ClassRecordError, RecordChecker
+from ..proofs.shards import ShardError, parse_shard
 from ..registry.registries import Registries
 from ..searching.interface import Problem
 from .coverage import coverage
@@ -262,6 +263,8 @@ def _start(path: str) -> dict[str, Any]:
     records = _lines(path)
     try:
         first = next(records, None)
+    except Hole:  # its first line is no record: not a run file, whichever input it is
+        first = None
     finally:
         records.close()
     if first is None or first[1].get("type") != "start":
@@ -503,10 +506,10 @@ def _shards(settings: list[tuple[str, Mapping[str, Any]]]) -> int:
             continue
         if not (isinstance(shard, str) and shard.count("/") == 1):
             raise Hole(f"{path}: its shard {str(shard)[:20]!r} is not K/N")
-        k_text, n_text = shard.split("/")
-        if not (k_text.isdigit() and n_text.isdigit() and 1 <= int(k_text) <= int(n_text)):
-            raise Hole(f"{path}: its shard {shard!r} is not K/N with 1 <= K <= N")
-        k, n = int(k_text), int(n_text)
+        try:
+            k, n = parse_shard(shard)
+        except ShardError as exc:
+            raise Hole(f"{path}: {exc}") from None
         if count and n != count:
             raise Hole(f"{path} is shard {shard}, of {n} shards; {next(iter(marks.values()))} is of {count}")
         if marks and not count:
