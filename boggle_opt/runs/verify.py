@@ -162,8 +162,8 @@ class Verified:
         methods = " and ".join(f"{m} on {counted(n, 'task')}" for m, n in self.methods.items())
         kernel = f"; the kernel checked against {methods}: {w.kernel_check}" if w.kernel_check else ""
         resolved = (
-            f"{counted(len(w.resolved), 'class record')} re-solved by the compiled kernel, whole "
-            f"({len(w.resolved):,} of {w.drawn_from:,}, drawn at random) in "
+            f"{counted(len(w.resolved), 'class record')} re-solved by the compiled kernel (whole; "
+            f"{len(w.resolved):,} of {w.drawn_from:,}, drawn at random) in "
             f"{w.resolve_seconds:.1f} s{f' of CPU in {w.resolve_workers} worker processes' if w.resolve_workers else ''}"
             f"{' (all of them: --recheck all)' if self.full_recheck else ''}, all agree"
             if w.resolved else "no class record re-solved (--recheck 0)"
@@ -588,7 +588,8 @@ def verify_runs(
     classes, pieces = coverage(proof, reader.whole, reader.split, reader.failed, len(reader.names) > 1)
     best = sorted(reader.found.items(), key=lambda bs: (-bs[1], bs[0]))
     reader.check_finishes()
-    others = [path for (path, _), same in zip(heads, same_kernel) if not same]
+    others = [(path, (start["settings"].get("fingerprint") or {}).get("kernel"))
+              for (path, start), same in zip(heads, same_kernel) if not same]
     result = Verified(
         size=proof.geometry.size, buckets=proof.label, classes=classes, pieces=pieces,
         split_classes=len(reader.split), wordlist=proof.dictionary.name, rule=proof.rule,
@@ -611,13 +612,15 @@ def verify_runs(
     return result
 
 
-def _kernel_note(others: Sequence[str], files: int, kernel: str) -> str:
-    """The note for files written by another kernel version than this install's."""
+def _kernel_note(others: Sequence[tuple[str, Any]], files: int, kernel: str) -> str:
+    """The note for files (path, recorded kernel) written by another kernel version than this install's."""
     if not others:
         return ""
-    which = ("the run's" if files == 1 else
-             f"{counted(len(others), 'file')}' ({', '.join(others[:3])}{' ...' if len(others) > 3 else ''})")
-    return f"{which} kernel version is not this install's {kernel!r}"
+    if files == 1:
+        return f"the run's kernel version {others[0][1]!r} is not this install's {kernel!r}"
+    named = ", ".join(f"{path} ({str(version)[:16]!r})" for path, version in others[:3])
+    more = f" and {len(others) - 3:,} more" if len(others) > 3 else ""
+    return f"{counted(len(others), 'file')} of {files:,} ({named}{more}) came from another kernel version than this install's {kernel!r}"
 
 
 def _same_proof(first: str, settings: Mapping[str, Any], path: str, other: Mapping[str, Any]) -> None:

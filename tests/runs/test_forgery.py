@@ -161,15 +161,18 @@ def _unfinished(records: Records) -> Records:
     return [r for i, r in enumerate(kept) if i not in drop]
 
 
-def test_resume_drops_an_exact_duplicate_and_says_so(proof23: Path, tmp_path: Path, run_cli: Run) -> None:
+def test_resume_refuses_an_exact_duplicate_as_verify_does(proof23: Path, tmp_path: Path, run_cli: Run) -> None:
+    """Issue 67: resume dropped an exact repeat and went on to 'proved', while
+    verify refused the file; now both refuse it, resume before it writes."""
     records = _unfinished(run_records(proof23))
     i = next(i for i, r in enumerate(records) if _cp(r).get("class") and _cp(r).get("boards"))
     records.append(copy.deepcopy(records[i]))
     path = _write(tmp_path / "f.jsonl", records)
+    before = path.read_bytes()
     done = run_cli("run", "--resume", str(path), "--progress", "none")
-    assert done.returncode == 0 and "proved:" in done.stdout, done.stdout + done.stderr
-    assert "note: resume: dropped 1 exact repeat of class records" in done.stderr
-    assert run_cli("verify", str(path)).returncode == 3  # the file still holds the repeat: verify names it
+    assert done.returncode == 1 and "recorded solved twice, the same way" in done.stderr, done.stdout + done.stderr
+    assert done.stderr.count("\n") == 1 and path.read_bytes() == before
+    assert run_cli("verify", str(path)).returncode == 3
 
 
 def test_resume_refuses_a_class_spelled_non_canonically(proof23: Path, tmp_path: Path, run_cli: Run) -> None:
