@@ -18,3 +18,10 @@ SECONDS = 60.0
 #: (``--jobs``, a run file, ``search(jobs=...)``): each holds the dictionary, so
 #: thousands are a typo, and ``--jobs 9223372036854775807`` tried to spawn that many
 MAX_JOBS = 256
+#: verify's default check: each class record's chance of being re-solved whole
+#: (it costs about that share of the proof's CPU: a 3x4 proof's 1.6 CPU-hours,
+#: about 5 minutes; docs/usage.md has the figures) ...
+VERIFY_CHANCE = 0.05
+#: ... after the lowest draws are re-solved for this many CPU seconds (a proof
+#: of a few minutes' CPU is re-solved whole, or nearly)
+VERIFY_BUDGET = 30.0

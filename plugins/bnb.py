@@ -238,15 +238,23 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         repaired."""
         geometry = problem.geometry
         label, _ = self.buckets(geometry)
-        setup = _resumed_setup(problem.resumed, geometry, label)
+        setup = _resumed_setup(problem.resumed, geometry, label, self.options.shard)
         min_score = self.options.min_score
         if min_score is None and setup is not None:
             min_score = int(setup["min_score"])
         if min_score is None:
             return []
         notes = _resumed_classes(problem.resumed, geometry, label, min_score,
-                                 problem.dictionary.scorer(geometry).score)[3]
+                                 problem.dictionary.scorer(geometry).score, self._shard_names(geometry))[3]
         return [f"resume: {note}" for note in notes]
+
+    def _shard_names(self, geometry: Geometry) -> set[str] | None:
+        """The names of this shard's classes (None: not a shard)."""
+        if not self.options.shard:
+            return None
+        _, buckets = self.buckets(geometry)
+        space = ClassSpace(geometry, [len(b) for b in buckets])
+        return {class_name(c) for c in shard_classes(space, *parse_shard(self.options.shard))}
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
         latin_only(problem, self.name)
@@ -260,7 +268,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             total = len(mine)
         else:
             total = count_classes(geometry, space.counts)
-        setup = _resumed_setup(problem.resumed, geometry, label)
+        setup = _resumed_setup(problem.resumed, geometry, label, opts.shard)
         min_score = opts.min_score
         source = proof.GIVEN if opts.min_score is not None else proof.CLIMB
         if min_score is None and setup is not None:
@@ -270,7 +278,8 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             yield Improved(board, min_score)
         base = {"kind": RECORD_KIND, "size": geometry.size, "buckets": label, "min_score": min_score}
         finished, partial, found, _ = _resumed_classes(
-            problem.resumed, geometry, label, min_score, problem.dictionary.scorer(geometry).score)
+            problem.resumed, geometry, label, min_score, problem.dictionary.scorer(geometry).score,
+            None if mine is None else {class_name(c) for c in mine})
         try:
             yield Checkpoint({**base, "setup": True, **({"shard": opts.shard} if opts.shard else {})})
             for board, score in found:
@@ -513,39 +522,54 @@ def _matches(rec: Mapping[str, Any], geometry: Geometry, label: str) -> bool:
 
 
 def _resumed_setup(
-    records: tuple[Mapping[str, Any], ...], geometry: Geometry, label: str
+    records: tuple[Mapping[str, Any], ...], geometry: Geometry, label: str, shard: str | None = None,
 ) -> Mapping[str, Any] | None:
     for rec in records:
         if rec.get("setup") and _matches(rec, geometry, label):
             score = rec.get("min_score")
             if not isinstance(score, int) or isinstance(score, bool) or score < 1:
                 raise RunFileError(f"run file: bnb setup's min score {score!r} is not a whole number >= 1")
+            if (rec.get("shard") or None) != (shard or None):
+                # the start record's settings say one shard, the setup another: the file was edited
+                raise RunFileError(
+                    f"run file: the bnb setup record is of shard {rec.get('shard') or 'none'!s:.20}, the run's "
+                    f"settings of shard {shard or 'none'} (the file was edited or mixed up; `boggle-opt verify` "
+                    "checks it)")
             return rec
     return None
 
 
 def _resumed_classes(
     records: tuple[Mapping[str, Any], ...], geometry: Geometry, label: str, min_score: int,
-    score: Callable[[str], int],
+    score: Callable[[str], int], mine: set[str] | None = None,
 ) -> tuple[set[str], dict[str, list[str]], list[tuple[str, int]], list[str]]:
-    """What an earlier segment with the same size, buckets and min score did:
-    the classes it finished, the parts left of those it split and did not
-    finish, the boards it found, and notes of what was repaired. Each record
-    is checked as ``verify`` checks it (``RecordChecker``: canonical, boards
-    re-scored, in their class, >= the min score, consistent with its root
-    bound); an exact repeat of a record is dropped (and noted), a class or
-    piece recorded twice in two different ways is refused."""
+    """What an earlier segment did: the classes it finished, the parts left
+    of those it split and did not finish, the boards it found, and notes of
+    what was repaired. Each record is checked as ``verify`` checks it
+    (``RecordChecker``: canonical, boards re-scored, in their class, >= the
+    min score, consistent with its root bound); a record of another size,
+    buckets or min score, of a class outside the shard (``mine``), or of a
+    class or piece recorded twice (even the same way) is refused, as verify
+    refuses it."""
     ledger = Ledger()
     checker = RecordChecker(geometry, label, min_score, score)
     seen: dict[tuple[str, str, str], Mapping[str, Any]] = {}
-    repeats = 0
+    damaged = "(the file was edited or damaged; `boggle-opt verify` checks it)"
     for number, rec in enumerate(records, 1):
-        if not (_matches(rec, geometry, label) and rec.get("min_score") == min_score):
-            continue
         name = rec.get("class", rec.get("split"))
-        if name is None:
+        if rec.get("kind") != RECORD_KIND or rec.get("setup") or name is None:
             continue
         where = f"run file: bnb record {number}"
+        # verify refuses what does not belong to the proof: so does a resume, never skipping it
+        if rec.get("size") != geometry.size or rec.get("buckets") != label:
+            raise RunFileError(f"{where}: class {str(name)[:40]} is of size {str(rec.get('size'))[:20]!r}, "
+                               f"buckets {str(rec.get('buckets'))[:60]!r}; the run's are {geometry.size!r}, "
+                               f"{label!r} {damaged}")
+        if rec.get("min_score") != min_score:
+            raise RunFileError(f"{where}: class {str(name)[:40]} is recorded at min score "
+                               f"{str(rec.get('min_score'))[:20]}; the run's is {min_score} {damaged}")
+        if mine is not None and name not in mine:
+            raise RunFileError(f"{where}: class {str(name)[:40]} is not a class of this shard {damaged}")
         try:
             if "class" in rec:
                 checker.solved(rec, where)
@@ -555,13 +579,13 @@ def _resumed_classes(
             raise RunFileError(f"{exc} (the file was edited or damaged; `boggle-opt verify` checks it)") from None
         key = ("class" if "class" in rec else "split", str(name), str(rec.get("part", "")))
         if key in seen:
-            if _same_record(seen[key], rec):
-                repeats += 1
-                continue
+            # even an exact repeat: verify refuses it, and a resume that went on
+            # would end in a file verify calls no proof
             what = "solved" if key[0] == "class" else "split"
+            same = ", the same way" if _same_record(seen[key], rec) else ", differently"
             raise RunFileError(
-                f"{where}: class {key[1]}{' piece ' + key[2] if key[2] else ''} is recorded {what} twice, "
-                "differently (the file was edited or damaged; `boggle-opt verify` checks it)"
+                f"{where}: class {key[1]}{' piece ' + key[2] if key[2] else ''} is recorded {what} twice{same} "
+                f"{damaged}"
             )
         seen[key] = rec
         ledger.add(rec)
@@ -570,7 +594,7 @@ def _resumed_classes(
         if kind == "class" and part == "" and name in split:
             raise RunFileError(f"run file: class {name} is recorded both solved whole and split "
                                "(the file was edited or damaged; `boggle-opt verify` checks it)")
-    notes = [f"dropped {repeats:,} exact repeat{'s' * (repeats != 1)} of class records"] if repeats else []
+    notes: list[str] = []
     finished, partial = ledger.state()
     return finished, partial, ledger.boards, notes
 

@@ -158,7 +158,7 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
             refuse_not_empty(ns.out)  # before the word list is built
         searcher = ns.searcher if ns.searcher is not None else DEFAULT_SEARCHER
         return RunSpec.build(
-            searcher, regs, options=[*option_pairs(ns), *([("shard", ns.shard)] if ns.shard else [])],
+            searcher, regs, options=option_pairs(ns),
             size=ns.size, rule=ns.rule, wordlist=ns.wordlist, seed=ns.seed, budget=given, jobs=ns.jobs or 1,
             fix=ns.fix, word=ns.word, dice=ns.dice,
             executor=ns.executor, scheduler=ns.scheduler, plugins=plugins, cache=cache, no_limit=ns.no_limit,
@@ -546,19 +546,33 @@ FILE_ARGS: dict[str, tuple[tuple[str, str, bool, bool], ...]] = {
 
 
 def check_file_args(ns: argparse.Namespace) -> None:
-    """Refuse an output over a run file or over the command's own input, and
-    a run file or output that is a FIFO or a device, before any work."""
-    from ..runs.files import PathArg, check_paths
+    """Refuse an output over a run file or over any input of the command (a
+    run file's own word list too), an output that cannot be written, a run
+    file or output that is a FIFO or a device, and a compressed run file to
+    append to, before any work."""
+    from ..runs.files import FileRefused, PathArg, check_paths, recorded_wordlist
+    from ..runs.records import is_gzip
 
     paths = []
     for dest, name, written, run_file in FILE_ARGS.get(ns.command, ()):
         value = getattr(ns, dest, None)  # one path, or a list of them (nargs)
         for path in [value] if isinstance(value, str) else value or []:
-            paths.append(PathArg(name, path, written, run_file))
+            paths.append(PathArg(name, path, written, run_file, new=ns.command == "merge" and name == "--out"))
     wordlist = getattr(ns, "wordlist", None)
     inputs = [("--wordlist", wordlist)] + [("--plugin", p) for p in getattr(ns, "plugins", None) or []]
+    # the word list each run file read records is read again: an input too
+    for arg in [a for a in paths if a.run_file and not (a.written and a.name == "--out")]:
+        inputs.append((f"the word list of {arg.name} {arg.path!r}", recorded_wordlist(arg.path)))
     paths += [PathArg(name, value) for name, value in inputs if isinstance(value, str) and os.path.exists(value)]
     check_paths(paths)
+    if ns.command == "run":
+        # a run appends to its file a line at a time, which gzip cannot take
+        if ns.out is not None and ns.out.endswith(".gz"):
+            raise FileRefused(f"--out {ns.out!r}: a run file is written a line at a time, uncompressed; name it "
+                              f"{ns.out[:-3]!r} (and gzip it once the run is done)")
+        if ns.resume is not None and (ns.resume.endswith(".gz") or is_gzip(ns.resume)):
+            raise FileRefused(f"--resume {ns.resume!r} is gzip-compressed, and a run appends to its file a line "
+                              "at a time: unpack it (gunzip) and resume that file")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

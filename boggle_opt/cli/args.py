@@ -172,14 +172,18 @@ def add_option_pairs(parser: argparse.ArgumentParser, help: str) -> None:
 
 
 def option_pairs(ns: argparse.Namespace) -> list[tuple[str, str]]:
-    """The ``-o`` pairs with ``--min-score`` among them (given both ways, they must agree)."""
+    """The ``-o`` pairs with ``--min-score`` (and ``run``'s ``--shard``) among
+    them: an option given both ways must agree, or it is a clash."""
     pairs = [(str(k), str(v)) for k, v in ns.option]
-    if ns.min_score is None:
-        return pairs
-    for key, value in pairs:
-        if key.replace("_", "-").lower() == "min-score" and value.replace("_", "") != str(ns.min_score):
-            raise BoggleOptError(f"--min-score {ns.min_score} and -o min-score {value} disagree; give one")
-    return [*pairs, ("min-score", str(ns.min_score))]
+    for flag, name in (("min_score", "min-score"), ("shard", "shard")):
+        given = getattr(ns, flag, None)
+        if given is None:
+            continue
+        for key, value in pairs:
+            if key.replace("_", "-").lower() == name and value.replace("_", "") != str(given):
+                raise BoggleOptError(f"--{name} {given} and -o {name} {value} disagree; give one")
+        pairs.append((name, str(given)))
+    return pairs
 
 
 def cache_choice(ns: argparse.Namespace) -> bool | None:

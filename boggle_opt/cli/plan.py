@@ -307,11 +307,12 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
                                f"largest)")
     for name, text in _split(measured, base_mb, ns.worker_memory):
         w.field(name, text)
-    from ..runs.recheck import default_budget, shares  # lazy, as in _climb
+    from ..runs.recheck import DEFAULT_CHANCE, default_cost  # lazy, as in _climb
 
-    hop, resolving, _ = shares(default_budget(solve.total), solve.total)
-    w.field("verify", f"by default {_hours(resolving)} CPU re-solving class records (verify --jobs K: in K "
-                      f"workers) and {_hours(hop)} of basin hops, beside reading the run file(s)")
+    resolving, hop = default_cost(solve.total)
+    w.field("verify", f"by default about {_hours(resolving)} CPU re-solving class records (each with a "
+                      f"{DEFAULT_CHANCE:.0%} chance; verify --jobs K: in K workers) and {_hours(hop)} of basin "
+                      f"hops, beside reading the run file(s)")
     if ns.shards is not None:
         _shards(ns, w, options, geometry, total, min_score, measured, solve, overheads,
                 base_cpu + replay_fixed + context_cpu, model_init_cpu, costing_cpu, cost_order_max,

@@ -12,6 +12,7 @@ import textwrap
 from typing import Any, TextIO
 
 from ..registry.registries import Registries
+from ..defaults import VERIFY_BUDGET as RECHECK_FLOOR, VERIFY_CHANCE as DEFAULT_CHANCE
 from .args import add_verify_jobs, seed
 from .status import StatusLine
 
@@ -30,6 +31,16 @@ def _recheck(text: str) -> int | None:
         raise argparse.ArgumentTypeError(f"expected a whole number, 'auto' or 'all', got {text[:40]!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def _chance(text: str) -> float:
+    try:
+        value = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a chance from 0 to 1 (or a percentage), got {text[:40]!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be a chance > 0 and at most 1 (100%), got {text[:40]!r}")
     return value
 
 
@@ -62,16 +73,23 @@ def add_parser(sub: Any) -> None:
                    help="the run file(s) of one bnb proof (--out; .jsonl.gz is read too)")
     p.add_argument(
         "--recheck", type=_recheck, default=-1, metavar="N|auto|all",
-        help="class records re-solved by the compiled kernel: auto (default) as many as --budget allows, "
-             "the classes of the best boards and of the highest root bounds first; N: that many; "
-             "all: every one (as costly as the proof); 0: none",
+        help="class records drawn at random and re-solved whole by the compiled kernel: auto (default) "
+             "every record whose draw falls below --chance, and more while --budget lasts; N: that many; "
+             "all: every one (as costly as the proof: the complete check); 0: none",
+    )
+    p.add_argument(
+        "--chance", type=_chance, metavar="P",
+        help="--recheck auto: each class record's chance of being re-solved, 0 to 1 or a percentage "
+             f"(default {DEFAULT_CHANCE:.0%}; it costs about that share of the proof's CPU)",
     )
     p.add_argument(
         "--budget", type=_seconds, metavar="SECONDS",
-        help="seconds of re-solving for --recheck auto (default: 2%% of the proof's recorded CPU, at least 3)",
+        help=f"--recheck auto: CPU seconds of re-solving the lowest draws first (default {RECHECK_FLOOR:g}), "
+             "which raises the chance if it buys more",
     )
     add_verify_jobs(p, "the proof's class records")
-    p.add_argument("--seed", type=seed, metavar="N", default=1, help="seed of the witnesses' climbs and draw (default 1)")
+    p.add_argument("--seed", type=seed, metavar="N",
+                   help="seed of the witnesses and of the draw (default: a fresh one, printed, to repeat a check)")
     p.add_argument(
         "--wordlist", metavar="PATH",
         help="read the word list from here instead of the name the run file records (it must hash the same)",
@@ -90,7 +108,9 @@ def add_parser(sub: Any) -> None:
     m.add_argument("--out", required=True, metavar="FILE", help="the merged run file to create")
     m.add_argument("--recheck", type=_recheck, default=-1, metavar="N|auto|all",
                    help="as for verify (default auto)")
-    m.add_argument("--seed", type=seed, metavar="N", default=1, help="seed of the witnesses (default 1)")
+    m.add_argument("--chance", type=_chance, metavar="P", help="as for verify")
+    m.add_argument("--seed", type=seed, metavar="N",
+                   help="seed of the witnesses and of the draw (default: a fresh one, printed)")
     add_verify_jobs(m, "the proof's class records")
     m.set_defaults(run=cmd_merge)
 
@@ -102,7 +122,7 @@ def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     try:
         with StatusLine("verify") as status:
             result = verify_runs(ns.runfiles, regs, recheck=ns.recheck, seed=ns.seed, wordlist=ns.wordlist,
-                                 budget=ns.budget, progress=status.show, jobs=ns.jobs)
+                                 budget=ns.budget, progress=status.show, jobs=ns.jobs, chance=ns.chance)
     except Hole as hole:
         out.write(f"NOT verified: {hole}\n")
         return NOT_VERIFIED
@@ -129,12 +149,14 @@ def cmd_merge(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     try:
         with StatusLine("merge") as status:
             result = merge_runs(ns.runfiles, ns.out, regs, recheck=ns.recheck, seed=ns.seed,
-                                progress=status.show, jobs=ns.jobs)
+                                progress=status.show, jobs=ns.jobs, chance=ns.chance)
     except Hole as hole:
         out.write(f"NOT verified, nothing written: {hole}\n")
         return NOT_VERIFIED
     wrap = textwrap.TextWrapper(79, subsequent_indent="  ", break_on_hyphens=False, break_long_words=False)
     out.write(wrap.fill(result.summary()) + "\n")
+    wrap.initial_indent, wrap.subsequent_indent = "# ", "#   "
+    out.write(wrap.fill(f"what the re-solving was worth: {result.worth()}") + "\n")
     out.flush()  # the summary before the line on stderr
     wrote(ns.out, detail=f"{result.records:,} class records of {result.files:,} run files")
     return 0

@@ -110,14 +110,15 @@ def outcome(
     min_score: int | None = _int(stats, MIN_SCORE, -1)
     if min_score is not None and min_score < 1:
         min_score = None
-    complete = min_score is not None and total > 0 and done == total and failed == 0
+    options = settings.get("options")
+    shard = options.get("shard") if isinstance(options, Mapping) else None
+    # a shard with no classes (more shards than classes: a job array's spare tasks) is done
+    complete = min_score is not None and (total > 0 or bool(shard)) and done == total and failed == 0
     at_least = [(b, s) for b, s in ranked if min_score is not None and s >= min_score]
     best_board, best_score = at_least[0] if at_least else ("", -1)
     size = settings.get("size", "?")
     wordlist = settings.get("wordlist_label") or settings.get("wordlist", "?")
     rule = settings.get("rule", "?")
-    options = settings.get("options")
-    shard = options.get("shard") if isinstance(options, Mapping) else None
     if not complete:
         what = f"shard {shard} of the proof" if shard else "the proof"
         statement = (f"not proved: {what} stopped ({stop_reason}) with "

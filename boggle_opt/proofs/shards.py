@@ -28,8 +28,11 @@ class ShardError(BoggleOptError, ValueError):
 def parse_shard(text: str) -> tuple[int, int]:
     """``"3/8"`` -> (3, 8)."""
     k_text, _, n_text = text.partition("/")
-    if not (k_text.isdigit() and n_text.isdigit()):
-        raise ShardError(f"shard {text[:40]!r} is not K/N (e.g. 3/8: the third of 8 shards)")
+    # ASCII digits only (int() takes other scripts' digits, and refuses thousands of them)
+    digits = len(str(MAX_SHARDS))
+    if not all(t.isascii() and t.isdigit() and len(t) <= digits for t in (k_text, n_text)):
+        raise ShardError(f"shard {text[:40]!r} is not K/N (e.g. 3/8: the third of 8 shards; N at most "
+                         f"{MAX_SHARDS:,})")
     k, n = int(k_text), int(n_text)
     if not 1 <= k <= n:
         raise ShardError(f"shard {text!r}: K must be from 1 to N ({n})")

@@ -13,14 +13,16 @@ checks again when it writes, into a temporary file renamed into place.
 
 from __future__ import annotations
 
+import errno
 import gzip
 import json
 import os
 import secrets
 import stat
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..core.errors import BoggleOptError
 
@@ -74,14 +76,14 @@ def open_regular(path: str, flags: int, what: str, mode: int = 0o666) -> int:
     return fd
 
 
-def is_run_file(path: str) -> bool:
-    """Whether ``path`` is a regular file whose first line is a start record,
-    read from a bounded prefix (a run file is never read whole to tell);
-    gzip-compressed too, as ``verify`` reads them."""
+def first_record(path: str) -> dict[str, Any] | None:
+    """The first line of ``path`` as a JSON object, read from a bounded prefix
+    (gzip-compressed too, as ``verify`` reads run files); None if it is not
+    one, or the file cannot be read."""
     try:
         fd = open_regular(path, os.O_RDONLY, "file")
     except (OSError, ValueError, FileRefused):
-        return False
+        return None
     try:
         with os.fdopen(fd, "rb") as f:
             head = f.read(RUN_FILE_PREFIX)
@@ -90,15 +92,33 @@ def is_run_file(path: str) -> bool:
                 with gzip.GzipFile(fileobj=f) as unpacked:
                     head = unpacked.read(RUN_FILE_PREFIX)
     except (OSError, EOFError, zlib.error):
-        return False
+        return None
     first = head.lstrip().split(b"\n", 1)[0]
     try:
         record = json.loads(first.decode("utf-8"))
     except (ValueError, RecursionError):
         # a first line longer than the prefix: a start record begins so
         compact = b"".join(first[:200].split())
-        return compact.startswith(b'{"type":"start"')
-    return isinstance(record, dict) and record.get("type") == "start"
+        return {"type": "start"} if compact.startswith(b'{"type":"start"') else None
+    return record if isinstance(record, dict) else None
+
+
+def is_run_file(path: str) -> bool:
+    """Whether ``path`` is a regular file whose first line is a start record,
+    read from a bounded prefix (a run file is never read whole to tell);
+    gzip-compressed too, as ``verify`` reads them."""
+    record = first_record(path)
+    return record is not None and record.get("type") == "start"
+
+
+def recorded_wordlist(path: str) -> str | None:
+    """The word list file run file ``path`` was written with (as its start
+    record names it), if that is a file here: an input of every command that
+    reads the run, never to be written over."""
+    record = first_record(path)
+    settings = record.get("settings") if record is not None else None
+    name = settings.get("wordlist") if isinstance(settings, dict) else None
+    return name if isinstance(name, str) and name and os.path.isfile(name) else None
 
 
 @dataclass(frozen=True)
@@ -110,6 +130,8 @@ class PathArg:
     path: str
     written: bool = False
     run_file: bool = False
+    #: an output made new, never over anything already there (``merge --out``)
+    new: bool = False
 
     def __str__(self) -> str:
         return f"{self.name} {self.path!r}"
@@ -133,6 +155,8 @@ def check_paths(args: Sequence[PathArg]) -> None:
     exists and is not a regular file, an output that is already a run file,
     and two paths of which one is written that name the same file."""
     for arg in args:
+        if arg.written:
+            check_output(arg)
         if arg.written or arg.run_file:
             refuse_irregular(arg.path, arg.name)
     for i, first in enumerate(args):
@@ -147,6 +171,25 @@ def check_paths(args: Sequence[PathArg]) -> None:
     for arg in args:
         if arg.written and not arg.run_file and is_run_file(arg.path):
             raise FileRefused(f"{arg} is a run file, which it would overwrite: write to another file")
+
+
+def check_output(arg: PathArg) -> None:
+    """An output that could not be written is said before any work: an empty
+    name, a folder that is not there, a symlink to nothing, or (``new``)
+    anything already there."""
+    if not arg.path:
+        raise FileRefused(f"{arg.name} is an empty name: name the file to write")
+    if arg.new and os.path.lexists(arg.path):
+        what = "a symlink" if os.path.islink(arg.path) else "there"
+        raise FileRefused(f"{arg} is {what} already; {arg.name} makes a new file: choose another name")
+    if os.path.islink(arg.path) and not os.path.exists(arg.path):
+        raise FileRefused(f"{arg} is a symlink to nothing ({os.readlink(arg.path)!r}): remove it or write "
+                          "to another file")
+    folder = os.path.dirname(os.path.realpath(arg.path)) or "."
+    if not os.path.isdir(folder):
+        raise FileRefused(f"{arg}: its folder {folder!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise FileRefused(f"{arg}: its folder {folder!r} cannot be written")
 
 
 def write_output(path: str, text: str, what: str) -> bool:
@@ -178,3 +221,44 @@ def write_output(path: str, text: str, what: str) -> bool:
     except OSError as exc:
         raise BoggleOptError(f"cannot write {what} {path!r}: {exc.strerror or exc}") from None
     return replaced
+
+
+def write_new(path: str, lines: Iterable[str]) -> None:
+    """Write ``lines`` to a new file ``path``, never over anything there: into
+    a temporary file beside it, linked into place at the end (a link, unlike a
+    rename, fails if the name was taken meanwhile), so a full disk or a file
+    size limit leaves nothing half-written, and a retry is not refused.
+    gzip-compressed if ``path`` ends in ``.gz``."""
+    check_paths([PathArg("--out", path, written=True, new=True)])
+    folder, name = os.path.split(os.path.abspath(path))
+    temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+        try:
+            with os.fdopen(fd, "wb") as raw:
+                packed = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) if path.endswith(".gz") else None
+                sink: Any = packed if packed is not None else raw
+                for line in lines:
+                    sink.write(line.encode("utf-8"))
+                if packed is not None:
+                    packed.close()  # its trailer; the file under it stays open
+                raw.flush()
+                os.fsync(raw.fileno())
+            try:
+                os.link(temporary, path)
+            except FileExistsError:
+                raise BoggleOptError(f"--out {path!r} exists; merge writes a new file: choose another name") from None
+            except OSError as exc:
+                if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS):
+                    raise
+                # a filesystem without hard links: a rename, after one more look
+                if os.path.lexists(path):
+                    raise BoggleOptError(f"--out {path!r} exists; merge writes a new file: choose another name") from None
+                os.rename(temporary, path)
+        finally:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+    except OSError as exc:
+        raise BoggleOptError(f"cannot write --out {path!r}: {exc.strerror or exc}; nothing was written") from None

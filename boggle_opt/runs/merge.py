@@ -5,13 +5,13 @@ together first. The merged file is an ordinary run file of the whole proof:
 the first shard's settings without its shard, one setup record, every class
 and split record of every shard, an improvement for each board, and a
 finish record stating the proof, so ``verify`` and ``report`` read it as they
-read a single run. It is created new (never over an existing file).
+read a single run. It is created new (never over an existing file), whole
+or not at all, gzip-compressed if its name ends in ``.gz``.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -20,7 +20,7 @@ from ..core.errors import BoggleOptError
 from ..proofs import outcome as proof
 from ..registry.registries import Registries
 from .events import SCHEMA
-from .files import PathArg, check_paths
+from .files import PathArg, check_paths, write_new
 from .verify import Say, Verified, _lines, verify_runs
 
 
@@ -31,12 +31,15 @@ def _records(paths: Sequence[str]) -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 def merge_runs(paths: Sequence[str], out: str, registries: Registries, recheck: int | None = -1,
-               seed: int = 1, progress: Say | None = None, jobs: int = 1) -> Verified:
+               seed: int | None = None, progress: Say | None = None, jobs: int = 1,
+               chance: float | None = None) -> Verified:
     """Verify the run files ``paths`` together, then write them as one to
     ``out``; ``progress`` hears the verify's and ``jobs`` re-solve
     (``verify_runs``)."""
-    check_paths([*(PathArg("RUNFILE", p, run_file=True) for p in paths), PathArg("--out", out, written=True)])
-    result = verify_runs(paths, registries, recheck=recheck, seed=seed, progress=progress, jobs=jobs)
+    # before the verify, which can take hours: a name that cannot be written is said now
+    check_paths([*(PathArg("RUNFILE", p, run_file=True) for p in paths), PathArg("--out", out, written=True, new=True)])
+    result = verify_runs(paths, registries, recheck=recheck, seed=seed, progress=progress, jobs=jobs,
+                         chance=chance)
     first: dict[str, Any] | None = None
     setup: dict[str, Any] | None = None
     body: list[dict[str, Any]] = []
@@ -79,14 +82,5 @@ def merge_runs(paths: Sequence[str], out: str, registries: Registries, recheck: 
          "best_board": ranked[0][0] if ranked else "",
          "best": [{"board": b, "score": s} for b, s in ranked[:50]]},
     ]
-    try:
-        # O_EXCL: a merge never writes over a file, whatever it holds
-        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
-    except FileExistsError:
-        raise BoggleOptError(f"--out {out!r} exists; merge writes a new file: choose another name") from None
-    except OSError as exc:
-        raise BoggleOptError(f"cannot write --out {out!r}: {exc.strerror}") from None
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        for line in lines:
-            f.write(json.dumps(line) + "\n")
+    write_new(out, (json.dumps(line) + "\n" for line in lines))
     return result

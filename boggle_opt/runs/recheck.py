@@ -1,7 +1,8 @@
-"""What verify spends its witness budget on besides reading: the budget's
-default and its shares (basin hops, re-solving, the plain-Python check), and
-the one small task solved again without the compiled kernel, by brute force
-or by the kernel's own source run as plain Python.
+"""What verify spends besides reading: the defaults of its re-solving (the
+chance each class record has of being re-solved whole, and the CPU spent
+first), the basin hops' share, and the one small task solved again without
+the compiled kernel, by brute force or by the kernel's own source run as
+plain Python. Every figure here is verify's own: none is read from a record.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
+from ..defaults import VERIFY_BUDGET, VERIFY_CHANCE
 from .proof_facts import Hole, ProofFacts, VerifyError
 from .witness import Record, in_sets, narrowed
 
@@ -25,33 +27,31 @@ BRUTE_MAX = 200_000
 #: the re-solving methods, as the summary names them
 BRUTE = "brute force"
 PURE = "the kernel's source as plain Python"
-#: the re-solving budget by default: this share of the proof's recorded CPU ...
-RECHECK_SHARE = 0.02
-#: ... but at least this many seconds (a small proof is re-solved whole)
-RECHECK_FLOOR = 3.0
-#: the kernel's plain-Python check gets at most this share of the budget
+#: by default each class record has at least this chance of being re-solved
+#: whole, and the lowest draws are re-solved for this many CPU seconds first
+DEFAULT_CHANCE = VERIFY_CHANCE
+RECHECK_FLOOR = VERIFY_BUDGET
+#: the kernel's plain-Python check gets this share of the re-solving's CPU (at least PURE_FLOOR s)
 PURE_SHARE = 0.3
+PURE_FLOOR = 1.0
 #: plain Python runs the kernel about this many times slower than the compiled build
 PURE_SLOWDOWN = 60.0
-#: the basin hops' share of the budget (and their most seconds): taken from re-solving.
-#: They never take more than the CPU the proof recorded (at least HOP_FLOOR s):
-#: a budget that large re-solves the whole proof, the complete check.
+#: the basin hops get this share of the re-solving's CPU, from HOP_FLOOR to HOP_MAX seconds
 HOP_SHARE = 0.25
 HOP_MAX = 60.0
 HOP_FLOOR = 1.0
 
 
-def shares(budget: float, cpu: float) -> tuple[float, float, float]:
-    """A witness budget's seconds for the basin hops, the re-solving and the
-    plain-Python kernel check (at most), for a proof that recorded ``cpu``."""
-    hop = min(HOP_SHARE * budget, HOP_MAX, max(HOP_FLOOR, cpu))
-    rest = budget - hop  # the hops' share comes out of it
-    return hop, rest - PURE_SHARE * rest, PURE_SHARE * rest
+def hop_seconds(resolving: float) -> float:
+    """The basin hops' CPU seconds beside ``resolving`` seconds of re-solving."""
+    return min(HOP_MAX, max(HOP_FLOOR, HOP_SHARE * resolving))
 
 
-def default_budget(cpu: float) -> float:
-    """verify's witness budget for a proof that recorded ``cpu`` seconds of classes."""
-    return max(RECHECK_FLOOR, RECHECK_SHARE * cpu)
+def default_cost(cpu: float) -> tuple[float, float]:
+    """What verify's default check costs, about, for a proof of ``cpu``
+    seconds of classes: the re-solving's CPU and the basin hops'."""
+    resolving = max(RECHECK_FLOOR, DEFAULT_CHANCE * cpu)
+    return resolving, hop_seconds(resolving)
 
 
 def load_pure_core(tmp: Path) -> types.ModuleType | None:
@@ -75,14 +75,17 @@ def load_pure_core(tmp: Path) -> types.ModuleType | None:
     return module
 
 
-def kernel_check(proof: ProofFacts, chosen: list[Record], min_score: int, budget: float) -> tuple[str, str]:
-    """One small task solved again without the compiled kernel: by scoring
-    every board if it has few, else by the kernel's source as plain Python
-    (a piece of a record cut down to about ``budget`` seconds of it); the
-    method and what it solved, for the summary."""
+def kernel_check(proof: ProofFacts, solved: list[tuple[Record, float]], min_score: int, budget: float,
+                 rng: random.Random) -> tuple[str, str]:
+    """One small task solved again without the compiled kernel: a record
+    drawn at random from those re-solved (``solved``: each with the CPU its
+    re-solving took here), whole by scoring every board if it has few, else
+    by the kernel's source as plain Python (a piece of it, drawn at random,
+    cut down to about ``budget`` seconds); the method and what it solved."""
     geometry = proof.geometry
     # a record with boards if there is one: a check that finds nothing proves less
-    record = min(chosen, key=lambda r: (not r.boards, r.seconds, r.where))
+    pool = [item for item in solved if item[0].boards] or solved
+    record, cpu = pool[rng.randrange(len(pool))]
     n_boards = 1
     for s in record.sets:
         n_boards *= len(s)
@@ -93,8 +96,8 @@ def kernel_check(proof: ProofFacts, chosen: list[Record], min_score: int, budget
                  if proof.scorer.score(b) >= min_score}
     else:
         method = PURE
-        factor = record.seconds * PURE_SLOWDOWN / budget
-        part, sets = (record.part, record.sets) if factor <= 1 else narrowed(record, factor, geometry, random.Random(0))
+        factor = cpu * PURE_SLOWDOWN / budget
+        part, sets = (record.part, record.sets) if factor <= 1 else narrowed(record, factor, geometry, rng)
         with tempfile.TemporaryDirectory() as tmp:
             try:
                 solve = _pure_solver(proof, Path(tmp), min_score)

@@ -13,6 +13,7 @@ import gzip
 import json
 import math
 import os
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -42,38 +43,80 @@ def is_record_line(line: bytes) -> bool:
 LINE_LIMIT = 64 * 2**20
 #: bytes read at a time while skipping the rest of a line over ``LINE_LIMIT``
 _SKIP_CHUNK = 1 << 20
+#: a run file never has this many blank lines in a row: past it, the work of
+#: skipping them (each a step of Python) is refused, not done
+BLANK_LIMIT = 10_000
+#: a compressed run file unpacks to about 10-20 times its size; one that
+#: unpacks to more than this many times (plus ``BOMB_SLACK`` bytes) is no run file
+BOMB_RATIO = 250
+BOMB_SLACK = 8 << 20
+#: the first bytes of a gzip stream
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def is_gzip(path: str) -> bool:
+    """Whether ``path`` holds gzip-compressed data (by its content, not its name)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == GZIP_MAGIC
+    except (OSError, ValueError):
+        return False
 
 
 def numbered_lines(path: str) -> Iterator[tuple[int, bytes | None]]:
     """Each line of run file ``path`` with its number, without its line break;
     None for a line over ``LINE_LIMIT`` (skipped, not read into memory). The
     file must be a regular file: a FIFO or a device (``/dev/zero`` never ends)
-    is refused before it is read. A ``.gz`` file is read through gzip (a
-    finished proof is kept compressed)."""
+    is refused before it is read. gzip-compressed data (a finished proof kept
+    compressed) is read through gzip, whatever the file's name. The work is
+    bounded by the bytes on disk: a file that unpacks to more than
+    ``BOMB_RATIO`` times its size, or holds more than ``BLANK_LIMIT`` blank
+    lines in a row, is refused."""
     refuse_irregular(path, "run file")
     try:
         raw = os.fdopen(open_regular(path, os.O_RDONLY, "run file"), "rb", buffering=_SKIP_CHUNK)
     except OSError as exc:
         raise RunFileError(f"cannot read run file {path!r}: {exc.strerror}") from None
-    handle: Any = gzip.GzipFile(fileobj=raw) if path.endswith(".gz") else raw
-    with raw, handle:
-        try:
-            number = 0
-            while True:
-                line = handle.readline(LINE_LIMIT + 1)
-                if not line:
-                    return
-                number += 1
-                if line.endswith(b"\n"):
-                    yield number, line[:-1]
-                elif len(line) <= LINE_LIMIT:
-                    yield number, line  # the last line, without its break
-                else:
-                    while line and not line.endswith(b"\n"):
-                        line = handle.readline(_SKIP_CHUNK)
-                    yield number, None
-        except (OSError, EOFError) as exc:  # gzip's errors too: a bad or cut-off .gz
-            raise RunFileError(f"cannot read run file {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    with raw:
+        packed = raw.read(2) == GZIP_MAGIC
+        raw.seek(0)
+        handle: Any = gzip.GzipFile(fileobj=raw) if packed else raw
+        with handle:
+            try:
+                yield from _lines_of(path, handle, raw if packed else None)
+            except (OSError, EOFError, zlib.error) as exc:  # gzip's errors too: a bad or cut-off .gz
+                raise RunFileError(f"cannot read run file {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _lines_of(path: str, handle: Any, packed: Any) -> Iterator[tuple[int, bytes | None]]:
+    """``numbered_lines`` of an open file; ``packed``: the compressed file under it, if any."""
+    number = blanks = unpacked = 0
+    while True:
+        line = handle.readline(LINE_LIMIT + 1)
+        if not line:
+            return
+        number += 1
+        if packed is not None:
+            unpacked += len(line)
+            if unpacked > BOMB_RATIO * packed.tell() + BOMB_SLACK:
+                raise RunFileError(f"run file {path!r} unpacks to more than {BOMB_RATIO} times its size "
+                                   f"(at line {number:,}): it is not a run file")
+        if line.isspace():
+            blanks += 1
+            if blanks > BLANK_LIMIT:
+                raise RunFileError(f"run file {path!r} has more than {BLANK_LIMIT:,} blank lines in a row "
+                                   f"(at line {number:,}): it is not a run file")
+        else:
+            blanks = 0
+        if line.endswith(b"\n"):
+            yield number, line[:-1]
+        elif len(line) <= LINE_LIMIT:
+            yield number, line  # the last line, without its break
+        else:
+            while line and not line.endswith(b"\n"):
+                line = handle.readline(_SKIP_CHUNK)
+                unpacked += len(line)
+            yield number, None
 
 
 def read_numbered(path: str) -> list[tuple[int, dict[str, Any]]]:

@@ -1,16 +1,19 @@
-"""Re-solving class records, the costliest witness of ``verify``: chosen
-records are solved again with the compiled kernel, in this process or in
-worker processes (``verify --jobs``), within a budget of CPU seconds.
+"""Re-solving class records, the costliest witness of ``verify``: records
+drawn at random (``witness.Draw``, lowest draw first) are solved again,
+whole, with the compiled kernel, in this process or in worker processes
+(``verify --jobs``).
 
-The budget is CPU summed over every process, so ``--jobs`` makes the same
-check sooner, not a bigger one. A task goes out only while the CPU spent
-plus what the tasks in flight should take (by the proof's own records) is
-under the budget; the first task always goes.
+Which records, and how: by verify's own draw and its own CPU figures only.
+``Plan`` says how many: every record, the N lowest draws, or (auto) the
+lowest draws while a budget of CPU seconds lasts (summed over every process,
+as measured here: ``--jobs`` makes the same check sooner, not a bigger one),
+then every other draw below a chance. What the check was worth is that
+chance, which ``resolve`` works out: each record had it of being re-solved.
+Nothing a record claims (its CPU, nodes, bounds) is read to decide.
 """
 
 from __future__ import annotations
 
-import random
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -23,55 +26,54 @@ from ..proofs.class_tasks import ClassContext, ClassResult, ClassTask, parse_cla
 from ..proofs.executor import (
     WINDOW_PER_WORKER, Done, ExecutorSession, Failed, InlineSession, TaskRunner, WorkerSetup,
 )
-from .witness import Record, Unrecorded, Witnessed, in_sets, narrowed
+from .witness import Record, Unrecorded, Witnessed
 
 #: seconds between progress reports while waiting on workers
 COLLECT_SECONDS = 0.25
 
 
+@dataclass(frozen=True)
+class Plan:
+    """How many records to re-solve: ``everything``; the ``count`` lowest
+    draws; else (auto) the lowest draws while ``budget`` CPU seconds last,
+    then every other draw below ``chance``."""
+
+    everything: bool = False
+    count: int | None = None
+    budget: float = 0.0
+    chance: float = 0.0
+
+
 @dataclass
 class Resolving:
-    """A record to solve again: the task the kernel is given (the record's,
-    or one piece of it) and what the record says that task holds."""
+    """A record to solve again, whole, and the task the kernel is given."""
 
     record: Record
-    part: str
-    sets: list[str]
     task: ClassTask
-    #: the CPU it should take, by the proof's own record
-    estimate: float
 
     @property
     def label(self) -> str:
-        r = self.record
-        return r.label if self.part == r.part else f"{r.label}, its piece {self.part}"
+        return self.record.label
 
 
 class Resolver:
-    """``piece`` says what to solve (a record, or a piece of one too costly
-    for its share); ``check`` compares the kernel's answer with the record."""
+    """``piece`` gives the task of a record; ``check`` compares the kernel's
+    answer with the record."""
 
-    def __init__(self, geometry: Geometry, same_kernel: bool, seed: int) -> None:
+    def __init__(self, geometry: Geometry) -> None:
         self.geometry = geometry
-        self.same_kernel = same_kernel
-        self.rng = random.Random(seed)
 
-    def piece(self, record: Record, cap: float) -> Resolving:
-        """``record``, or a piece of it if its recorded time is past ``cap``."""
-        factor = record.seconds / cap if cap > 0 else 1.0
-        if factor <= 1.0:
-            part, sets, estimate = record.part, record.sets, record.seconds
-        else:
-            (part, sets), estimate = narrowed(record, factor, self.geometry, self.rng), cap
-        return Resolving(record, part, sets, ClassTask(parse_class_name(record.name), parse_part(part)), estimate)
+    def piece(self, record: Record) -> Resolving:
+        """The record's whole task (its class, or its recorded piece)."""
+        return Resolving(record, ClassTask(parse_class_name(record.name), parse_part(record.part)))
 
     def check(self, resolving: Resolving, solved: ClassResult, result: Witnessed) -> None:
-        """Compare a solved piece with its record; ``Unrecorded`` if they differ."""
+        """Compare a solved record with what it says; ``Unrecorded`` if they differ."""
         geometry, record, label = self.geometry, resolving.record, resolving.label
-        # CPU, not wall time: the budget is a share of the proof's CPU, whatever else the machine runs
+        # CPU, not wall time: verify's own measure of what it spends, whatever else the machine runs
         result.resolve_seconds += solved.cpu
         got = {geometry.canonical(b) for b, _ in solved.boards}
-        want = {b for b in record.boards if in_sets(b, resolving.sets, geometry)}
+        want = record.boards
         if got != want:
             missing = sorted(got - want)
             detail = (f"board {missing[0]} is not in the record" if missing
@@ -80,28 +82,27 @@ class Resolver:
                 f"witness: {label} solved again gives {len(got)} boards >= the min score, the record "
                 f"{len(want)}: {detail}"
             )
-        whole = resolving.part == record.part
-        if whole and record.part == "" and self.same_kernel and record.root_bound is not None \
+        if record.part == "" and record.same_kernel and record.root_bound is not None \
                 and solved.root_bound != record.root_bound:
             raise Unrecorded(
                 f"witness: {label} solved again has root bound {solved.root_bound}, the record {record.root_bound}"
             )
         result.resolved.append(label)
-        if whole:
-            result.resolved_whole += 1
+        result.solved.append((record, solved.cpu))
 
 
 def resolve(
-    chosen: Sequence[Record], context_args: tuple[Any, ...], resolver: Resolver, result: Witnessed,
-    limit: float | None, count: int | None, jobs: int, say: Callable[[str, bool], None],
+    draws: Sequence[tuple[float, Record]], total: int, complete: bool, context_args: tuple[Any, ...],
+    resolver: Resolver, result: Witnessed, plan: Plan, jobs: int, say: Callable[[str, bool], None],
 ) -> None:
-    """Re-solve ``chosen`` in order: ``count`` of them, or as many as ``limit``
-    CPU seconds allow (the first always), or all (both None); each record is
-    given ``limit``'s share (an eighth of it, at most), a piece of it if it
-    took longer in the proof. ``jobs`` > 1: in that many worker processes."""
-    todo = deque(chosen[:count] if count is not None else chosen)
-    cap = float("inf") if limit is None else max(limit / max(1, min(len(chosen), 8)), 0.05)
-    of = (f"class records for {limit:.0f} s of CPU" if limit is not None
+    """Re-solve records of ``draws`` (the kept records, lowest draw first, of
+    ``total`` records; ``complete``: all of them kept) as ``plan`` says, in
+    ``jobs`` processes; ``result.chance`` is then the chance each of the
+    ``total`` records had of being re-solved whole."""
+    todo = deque(draws[:plan.count] if plan.count is not None else draws)
+    auto = not plan.everything and plan.count is None
+    threshold: float | None = None  # auto, once the budget is spent: every draw below this too
+    of = (f"class records for {plan.budget:.0f} s of CPU" if auto
           else f"{len(todo):,} class record{'s' * (len(todo) != 1)}")
     setup = WorkerSetup(ClassContext, context_args, uuid.uuid4().hex)
     workers = min(jobs, len(todo))
@@ -114,18 +115,29 @@ def resolve(
     else:
         session = InlineSession(setup)
     flight: dict[ClassTask, deque[Resolving]] = {}  # each task out, and what it is to check
-    expected = 0.0  # the CPU the tasks out should take
     handed = 0  # tasks handed out so far
+    bought = 0  # tasks the budget handed out (auto)
+
+    def more() -> bool:
+        if not todo:
+            return False
+        if not auto:
+            return True
+        if threshold is not None:
+            return todo[0][0] < threshold
+        # the CPU the tasks out should take, by what this verify has measured
+        done = len(result.solved)
+        expected = sum(len(q) for q in flight.values()) * (result.resolve_seconds / done if done else 0.0)
+        return not handed or result.resolve_seconds + expected < plan.budget
 
     def tasks() -> Iterator[ClassTask]:
-        """The next task while the budget allows (the first always)."""
-        nonlocal expected, handed
-        while todo and (limit is None or not (result.resolved or flight)
-                        or result.resolve_seconds + expected < limit):
-            item = resolver.piece(todo.popleft(), cap)
+        """The next task while the plan allows (the first always)."""
+        nonlocal handed, bought
+        while more():
+            item = resolver.piece(todo.popleft()[1])
             flight.setdefault(item.task, deque()).append(item)
-            expected += item.estimate
             handed += 1
+            bought += threshold is None
             yield item.task
 
     try:
@@ -146,13 +158,31 @@ def resolve(
                     item = flight[event.task].popleft()
                     if not flight[event.task]:
                         del flight[event.task]
-                    expected -= item.estimate
                     resolver.check(item, event.result, result)
                 say(f"re-solving {of}: {len(result.resolved):,} done, {result.resolve_seconds:.0f} s", True)
+            if auto and threshold is None:
+                # the budget is spent: every draw below the chance asked for is re-solved too
+                threshold = plan.chance
+                continue
             # the runner stops taking tasks once those out should use up the
-            # budget; if they took less than their records said, what they
-            # left goes to more records
+            # budget; if they took less than measured so far, what they left
+            # goes to more records
             if handed == before or not todo:
                 break
     finally:
         session.close()
+    if plan.everything:
+        result.chance = 1.0 if complete else 0.0
+    elif plan.count is not None:
+        result.chance = min(plan.count, total) / total if total else 1.0
+    else:
+        # the budget re-solved the lowest ``bought`` draws (a record's own chance
+        # of being among them, whatever the others cost, is at least bought/total);
+        # every draw below plan.chance was re-solved too
+        result.chance = max(plan.chance, bought / total if total else 1.0)
+        if not complete and draws:
+            # past the records kept, nothing was re-solved: below the highest kept draw only
+            result.chance = min(result.chance, draws[-1][0])
+        if not todo and complete:
+            result.chance = 1.0
+    result.drawn_from = total

@@ -24,9 +24,12 @@ it recomputes. In full:
 The proof's facts come from ``runs.proof_facts`` and the coverage check
 from ``runs.coverage``. And, as independent witnesses that no board was
 left out of a consistent record (``runs.witness``, ``runs.recheck``):
-seeded climbs, the closure of the recorded boards under one change, class
-records re-solved by the compiled kernel within a time budget, and one
-small task solved by the kernel's plain-Python source.
+seeded climbs, the closure of the recorded boards under one change, hops
+from the best board of every class that holds one, class records drawn at
+random (from verify's own seed, fresh unless given) re-solved whole by the
+compiled kernel, and one small task solved by the kernel's plain-Python
+source. Nothing a record claims decides what is re-solved: the summary
+states the chance each class record had of it.
 
 The first problem found is raised as a ``Hole`` whose message is one line.
 Memory is two bytes per bucket assignment (4x4: 17 MB) plus the split
@@ -36,8 +39,10 @@ classes, the boards found and the records kept for re-solving.
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
+import secrets
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -50,18 +55,20 @@ else:  # imported on first use (boggle_opt.lazy)
 
 from ..core.errors import BoggleOptError
 from ..proofs.class_records import ClassRecordError, RecordChecker
+from ..proofs.shards import ShardError, parse_shard
 from ..registry.registries import Registries
 from ..searching.interface import Problem
 from .coverage import coverage
-from .fingerprints import FIELDS
+from .fingerprints import FIELDS, kernel_version
 from .proof_facts import Hole, ProofFacts, Split, VerifyError
-from .recheck import default_budget, kernel_check, shares
+from .recheck import DEFAULT_CHANCE, PURE_FLOOR, PURE_SHARE, RECHECK_FLOOR, hop_seconds, kernel_check
 from .records import RunFileError, check_record, numbered_lines
-from .resolving import Resolver, resolve
-from .witness import Chooser, Record, Unrecorded, Witnessed, climbs, closure, hops
+from .resolving import Plan, Resolver, resolve
+from .witness import Draw, Record, Unrecorded, Witnessed, class_hops, climbs, closure, hops
 
-#: records kept for the seeded draw of an automatic budget
-RECHECK_KEEP = 4096
+#: records kept for the draw of an automatic re-solving (the lowest draws):
+#: a 4x4 proof's 67,257 classes at the default chance need about 1,350
+RECHECK_KEEP = 20_000
 #: seeded climbs of the witness, and the best recorded boards whose neighbours are checked
 CLIMBS = 40
 CLOSURE = 2000
@@ -97,6 +104,8 @@ class Verified:
     witness: Witnessed = field(default_factory=Witnessed)
     budget: float = 0.0
     full_recheck: bool = False
+    #: the seed of the witnesses and the draw (``--seed`` repeats the check)
+    seed: int = 0
     methods: dict[str, int] = field(default_factory=dict)
     kernel_note: str = ""
     seconds: float = 0.0
@@ -130,14 +139,31 @@ class Verified:
         return (f"verified: {self.classes:,} of {self.classes:,} classes of {self.size} exactly once{pieces}"
                 f"{files}{shards}; proved: {self.statement()}")
 
+    def worth(self) -> str:
+        """What the re-solving was worth, in a line a reader can quote."""
+        w = self.witness
+        if self.full_recheck:
+            return (f"every one of the {counted(w.drawn_from, 'class record')} was re-solved whole (--recheck all): "
+                    "no board of any class can have been left out")
+        if w.resolved and w.chance >= 1:
+            return (f"every one of the {counted(w.drawn_from, 'class record')} was re-solved whole (all the "
+                    "draws fitted the budget): no board of any class can have been left out")
+        if not w.resolved:
+            return ("no class record was re-solved (--recheck 0): a board left out of a record, with every "
+                    "other record made to agree, is found only if a witness above reaches it; --recheck all "
+                    "re-solves every class record")
+        return (f"each class record had at least a {_percent(w.chance)} chance of being re-solved whole "
+                f"(drawn with seed {self.seed}); a forgery confined to one class record escapes this check with "
+                f"probability at most {_escape(w.chance)}; --recheck all re-solves every class record")
+
     def details(self) -> list[str]:
         """What was checked in full, and what was sampled, one line each."""
         w = self.witness
         methods = " and ".join(f"{m} on {counted(n, 'task')}" for m, n in self.methods.items())
         kernel = f"; the kernel checked against {methods}: {w.kernel_check}" if w.kernel_check else ""
         resolved = (
-            f"{counted(len(w.resolved), 'class record')} re-solved by the compiled kernel "
-            f"({w.resolved_whole:,} whole, {len(w.resolved) - w.resolved_whole:,} in one piece) in "
+            f"{counted(len(w.resolved), 'class record')} re-solved by the compiled kernel (whole; "
+            f"{len(w.resolved):,} of {w.drawn_from:,}, drawn at random) in "
             f"{w.resolve_seconds:.1f} s{f' of CPU in {w.resolve_workers} worker processes' if w.resolve_workers else ''}"
             f"{' (all of them: --recheck all)' if self.full_recheck else ''}, all agree"
             if w.resolved else "no class record re-solved (--recheck 0)"
@@ -151,11 +177,29 @@ class Verified:
             f"re-scored, >= the min score, under the root bound; pruned only below the min score); "
             f"{counted(self.boards, 'board')} re-scored; every reported board recorded; the finish records' "
             f"summaries",
-            f"witnesses (sampled): {counted(w.climbs, 'seeded climb')} ({w.climb_hits} reached the min score), "
+            f"witnesses (sampled): seed {self.seed} (--seed {self.seed} repeats them); "
+            f"{counted(w.climbs, 'seeded climb')} ({w.climb_hits} reached the min score), "
             f"all their boards recorded; {counted(w.hops, 'seeded basin hop')} "
-            f"({counted(w.hop_hits, 'distinct board')} >= the min score), all recorded; {closure} one-letter "
+            f"({counted(w.hop_hits, 'distinct board')} >= the min score), all recorded; "
+            f"{counted(w.class_hops, 'hop')} from the best boards of {counted(w.class_starts, 'class record')} "
+            f"with boards, all recorded if >= the min score; {closure} one-letter "
             f"changes and swaps, all recorded if >= the min score; {resolved}{kernel}",
+            f"what the re-solving was worth: {self.worth()}",
         ]
+
+
+def _percent(chance: float) -> str:
+    """A chance as a reader quotes it (9.3%, 0.021%), two figures, rounded down."""
+    pct = chance * 100
+    if pct >= 100 or pct <= 0:
+        return f"{pct:.0f}%"
+    digits = max(0, 1 - math.floor(math.log10(pct)))
+    return f"{math.floor(pct * 10**digits) / 10**digits:.{digits}f}%"
+
+
+def _escape(chance: float) -> str:
+    """1 - ``chance``, three decimals, rounded up (an escape is never understated)."""
+    return f"{math.ceil((1 - chance) * 1000 - 1e-9) / 1000:g}"
 
 
 def counted(n: int, noun: str) -> str:
@@ -219,6 +263,8 @@ def _start(path: str) -> dict[str, Any]:
     records = _lines(path)
     try:
         first = next(records, None)
+    except Hole:  # its first line is no record: not a run file, whichever input it is
+        first = None
     finally:
         records.close()
     if first is None or first[1].get("type") != "start":
@@ -243,7 +289,7 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def verify_run(path: str, registries: Registries, recheck: int | None = -1, seed: int = 1,
+def verify_run(path: str, registries: Registries, recheck: int | None = -1, seed: int | None = None,
                wordlist: str | None = None) -> Verified:
     """Check the proof in one run file (see ``verify_runs``)."""
     return verify_runs([path], registries, recheck=recheck, seed=seed, wordlist=wordlist)
@@ -252,7 +298,8 @@ def verify_run(path: str, registries: Registries, recheck: int | None = -1, seed
 class _Reader:
     """What the records of all the files add up to, checked as they stream by."""
 
-    def __init__(self, proof: ProofFacts, n_files: int, keep: int | None, seed: int) -> None:
+    def __init__(self, proof: ProofFacts, n_files: int, keep: int | None, seed: int,
+                 same_kernel: Sequence[bool] = ()) -> None:
         self.proof = proof
         # per assignment: 0 none, else the number (1-based) of the file that recorded it whole
         self.whole = np.zeros(proof.total, dtype=np.uint16)
@@ -271,8 +318,12 @@ class _Reader:
         self.cpu = 0.0
         self.wall_only = False
         self.checker: RecordChecker | None = None
-        self.chooser = Chooser(keep, seed)
+        self.draw = Draw(keep, seed)
         self.names: list[str] = []
+        #: per file: whether this install's kernel wrote it (root bounds are compared only then)
+        self.same_kernel = list(same_kernel) or [True] * n_files
+        #: the best board of each class (or piece) record that holds any: the class hops start there
+        self.class_best: dict[tuple[str, str], tuple[str, int]] = {}
 
     def need_min(self, where: str) -> int:
         if self.min_score is None:
@@ -371,8 +422,11 @@ class _Reader:
             self.file_found[index][board] = score
         self.boards += len(boards)
         self.records += 1
+        if boards:
+            self.class_best[(str(name), part)] = max(boards, key=lambda bs: (bs[1], bs[0]))
         # the class's CPU where the record has it (older files have only its
-        # wall time, which a busy machine stretches)
+        # wall time, which a busy machine stretches): reported beside verify's
+        # own, never used to decide what is checked
         if "cpu" not in cp:
             self.wall_only = True
         seconds = cp.get("cpu", cp.get("seconds", 0.0))
@@ -380,10 +434,8 @@ class _Reader:
         seconds = seconds if 0.0 <= seconds < 1e9 else 0.0
         self.cpu += seconds
         bound = cp.get("root_bound")
-        self.chooser.offer(Record(
-            str(name), part, sets, {b for b, _ in boards}, bound if _is_int(bound) else None, seconds, where,
-            best=max((s for _, s in boards), default=-1),
-        ))
+        self.draw.offer(Record(str(name), part, sets, {b for b, _ in boards}, bound if _is_int(bound) else None,
+                               where, same_kernel=self.same_kernel[index]))
 
     def finish(self, rec: Mapping[str, Any], where: str, index: int) -> None:
         best = rec.get("best") or []
@@ -454,10 +506,10 @@ def _shards(settings: list[tuple[str, Mapping[str, Any]]]) -> int:
             continue
         if not (isinstance(shard, str) and shard.count("/") == 1):
             raise Hole(f"{path}: its shard {str(shard)[:20]!r} is not K/N")
-        k_text, n_text = shard.split("/")
-        if not (k_text.isdigit() and n_text.isdigit() and 1 <= int(k_text) <= int(n_text)):
-            raise Hole(f"{path}: its shard {shard!r} is not K/N with 1 <= K <= N")
-        k, n = int(k_text), int(n_text)
+        try:
+            k, n = parse_shard(shard)
+        except ShardError as exc:
+            raise Hole(f"{path}: {exc}") from None
         if count and n != count:
             raise Hole(f"{path} is shard {shard}, of {n} shards; {next(iter(marks.values()))} is of {count}")
         if marks and not count:
@@ -478,22 +530,26 @@ def verify_runs(
     paths: Sequence[str],
     registries: Registries,
     recheck: int | None = -1,
-    seed: int = 1,
+    seed: int | None = None,
     wordlist: str | None = None,
     budget: float | None = None,
     progress: Say | None = None,
     jobs: int = 1,
+    chance: float | None = None,
 ) -> Verified:
     """Check the proof in the run files ``paths`` (one run, or its shards);
     raise ``Hole`` at the first problem. ``recheck``: how many class records
-    to re-solve (-1: as many as ``budget`` seconds allow, by default
-    ``recheck.RECHECK_SHARE`` of the proof's recorded CPU and at least
-    ``recheck.RECHECK_FLOOR``; None: every one). ``progress`` hears what is being
+    to re-solve, drawn at random (-1: auto, the lowest draws for ``budget``
+    CPU seconds, by default ``recheck.RECHECK_FLOOR``, then every draw below
+    ``chance``, by default ``recheck.DEFAULT_CHANCE``; None: every one).
+    ``seed``: of the witnesses and the draw; None draws a fresh one (the
+    result says which, to repeat the check). ``progress`` hears what is being
     checked: each step's text, and ``update`` True for progress within it
     (a big proof takes minutes). ``jobs`` > 1: records are re-solved in that
     many worker processes (the budget is their CPU, summed)."""
     started = time.process_time()  # CPU, to set beside the CPU the proof recorded
     say = progress if progress is not None else _silent
+    seed = secrets.randbits(32) if seed is None else seed
     if not paths:
         raise VerifyError("no run file given")
     if len(paths) > MAX_FILES:
@@ -506,8 +562,10 @@ def verify_runs(
     for path, start in heads[1:]:
         _same_proof(heads[0][0], heads[0][1]["settings"], path, start["settings"])
     shards = _shards([(path, start["settings"]) for path, start in heads])
+    kernel = kernel_version()
+    same_kernel = [(start["settings"].get("fingerprint") or {}).get("kernel") == kernel for _, start in heads]
     keep = None if recheck is None else (RECHECK_KEEP if recheck < 0 else recheck)
-    reader = _Reader(proof, len(paths), keep, seed)
+    reader = _Reader(proof, len(paths), keep, seed, same_kernel)
     reader.names = [path for path, _ in heads]
     for index, (path, start) in enumerate(heads):
         # one step for all the files: a campaign's 20,000 shards are not 20,000 lines in a log
@@ -530,21 +588,39 @@ def verify_runs(
     classes, pieces = coverage(proof, reader.whole, reader.split, reader.failed, len(reader.names) > 1)
     best = sorted(reader.found.items(), key=lambda bs: (-bs[1], bs[0]))
     reader.check_finishes()
+    others = [(path, (start["settings"].get("fingerprint") or {}).get("kernel"))
+              for (path, start), same in zip(heads, same_kernel) if not same]
     result = Verified(
         size=proof.geometry.size, buckets=proof.label, classes=classes, pieces=pieces,
         split_classes=len(reader.split), wordlist=proof.dictionary.name, rule=proof.rule,
         min_score=min_score, min_score_from=proof.min_from, boards=reader.boards, records=reader.records,
         segments=reader.segments, files=len(paths), shards=shards, best=best,
-        wordlist_label=proof.dictionary.label, kernel_note=proof.kernel_note, cpu_recorded=reader.cpu,
-        wall_recorded=reader.wall_only,
-        full_recheck=recheck is None,
+        wordlist_label=proof.dictionary.label, kernel_note=_kernel_note(others, len(paths), kernel),
+        cpu_recorded=reader.cpu, wall_recorded=reader.wall_only, full_recheck=recheck is None, seed=seed,
     )
-    result.budget = budget if budget is not None else default_budget(reader.cpu)
-    _witness(proof, reader, result, recheck, seed, say, jobs)
+    result.budget = budget if budget is not None else RECHECK_FLOOR
+    if recheck is None:
+        plan = Plan(everything=True)
+    elif recheck > 0:
+        plan = Plan(count=recheck)
+    else:
+        plan = Plan(budget=result.budget, chance=DEFAULT_CHANCE if chance is None else chance)
+    _witness(proof, reader, result, None if recheck == 0 else plan, say, jobs)
     # the workers' CPU too: their re-solving is part of what verify spent
     w = result.witness
     result.seconds = time.process_time() - started + (w.resolve_seconds if w.resolve_workers else 0.0)
     return result
+
+
+def _kernel_note(others: Sequence[tuple[str, Any]], files: int, kernel: str) -> str:
+    """The note for files (path, recorded kernel) written by another kernel version than this install's."""
+    if not others:
+        return ""
+    if files == 1:
+        return f"the run's kernel version {others[0][1]!r} is not this install's {kernel!r}"
+    named = ", ".join(f"{path} ({str(version)[:16]!r})" for path, version in others[:3])
+    more = f" and {len(others) - 3:,} more" if len(others) > 3 else ""
+    return f"{counted(len(others), 'file')} of {files:,} ({named}{more}) came from another kernel version than this install's {kernel!r}"
 
 
 def _same_proof(first: str, settings: Mapping[str, Any], path: str, other: Mapping[str, Any]) -> None:
@@ -563,10 +639,11 @@ def _same_proof(first: str, settings: Mapping[str, Any], path: str, other: Mappi
                        f"{str(theirs.get(key))[:40]!r}, not {str(mine.get(key))[:40]!r})")
 
 
-def _witness(proof: ProofFacts, reader: _Reader, result: Verified, recheck: int | None, seed: int,
-             say: Say, jobs: int) -> None:
-    """Climbs, closure, re-solving and the kernel check (``runs.witness``)."""
-    min_score = result.min_score
+def _witness(proof: ProofFacts, reader: _Reader, result: Verified, plan: Plan | None, say: Say,
+             jobs: int) -> None:
+    """Climbs, closure, class hops, re-solving (``plan``; None: none), basin
+    hops and the kernel check (``runs.witness``), all from ``result.seed``."""
+    min_score, seed = result.min_score, result.seed
     problem = Problem(proof.dictionary, proof.geometry)
     found = set(reader.found)
     witnessed = result.witness
@@ -574,25 +651,32 @@ def _witness(proof: ProofFacts, reader: _Reader, result: Verified, recheck: int 
         witnessed.climbs = CLIMBS
         say(f"witnesses: {CLIMBS} seeded climbs", False)
         witnessed.climb_hits = climbs(problem, found, min_score, CLIMBS, seed)
-        say(f"witnesses: the one-change neighbours of {counted(len(found), 'board')}", False)
-        witnessed.closure_tried = closure(problem, found, list(reader.found.items()), min_score, CLOSURE)
-        hop_budget, resolving, pure_share = shares(result.budget, reader.cpu)
+        # the best boards of the proof, and the best of every class that holds one
+        starts = sorted(set(reader.class_best.values()), key=lambda bs: (-bs[1], bs[0]))
+        near_top = sorted(reader.found.items(), key=lambda bs: (-bs[1], bs[0]))[:CLOSURE]
+        tried = dict(near_top)
+        tried.update(starts)
+        say(f"witnesses: the one-change neighbours of {counted(len(tried), 'board')}", False)
+        witnessed.closure_tried = closure(problem, found, list(tried.items()), min_score, len(tried))
+        say(f"witnesses: hops from the best boards of {counted(len(starts), 'class record')}", False)
+        class_hops(problem, found, min_score, [b for b, _ in starts], seed, witnessed)
+        chosen = reader.draw.chosen()
+        if plan is not None and chosen:
+            args = (proof.dictionary.keys, proof.dictionary.points, proof.geometry.cols, proof.geometry.rows,
+                    proof.bnb.buckets(proof.geometry)[1], min_score, *proof.bnb.switch_settings(proof.geometry))
+            resolve(chosen, reader.draw.seen, reader.draw.complete, args, Resolver(proof.geometry), witnessed,
+                    plan, jobs, say)
+        # the hops' share of what the re-solving cost (or of the budget, with none)
+        hop_budget = hop_seconds(witnessed.resolve_seconds or result.budget)
         say(f"witnesses: basin hops for {hop_budget:.0f} s", False)
         hops(problem, found, min_score, hop_budget, seed, witnessed)
-        chosen = reader.chooser.chosen()
-        if recheck == 0 or not chosen:
-            return
-        pure_budget = 0.0 if recheck is None else pure_share
-        args = (proof.dictionary.keys, proof.dictionary.points, proof.geometry.cols, proof.geometry.rows,
-                proof.bnb.buckets(proof.geometry)[1], min_score, *proof.bnb.switch_settings(proof.geometry))
-        resolver = Resolver(proof.geometry, not proof.kernel_note, seed)
-        limit = None if recheck is None or recheck > 0 else resolving
-        count = recheck if recheck is not None and recheck > 0 else None
-        resolve(chosen, args, resolver, witnessed, limit, count, jobs, say)
-        say("one task solved again without the compiled kernel", False)
-        method, label = kernel_check(proof, chosen, min_score, max(pure_budget, 1.0))
-        result.methods[method] = result.methods.get(method, 0) + 1
-        witnessed.kernel_check = label
+        if witnessed.solved:
+            say("one task solved again without the compiled kernel", False)
+            share = 0.0 if result.full_recheck else PURE_SHARE * witnessed.resolve_seconds
+            pure_budget = max(PURE_FLOOR, share)
+            method, label = kernel_check(proof, witnessed.solved, min_score, pure_budget, random.Random(seed))
+            result.methods[method] = result.methods.get(method, 0) + 1
+            witnessed.kernel_check = label
     except Unrecorded as exc:
         raise Hole(str(exc)) from None
 

@@ -15,11 +15,15 @@ still consistent. What catches it is work the files did not do:
   from a recorded board, scoring at least the min score, must be recorded
   too (the boards of a proof cluster: on the 3x3 embedded proof at 500, 123
   of 128 boards have such a neighbour among the others);
-- **re-solving**: chosen class records are solved again with the compiled
-  kernel and must give the same boards and root bound: the classes of the
-  best boards, those with the highest recorded root bounds, then a seeded
-  random draw, within a time budget; a class too costly for its share is
-  re-solved in one piece (a few cells fixed to letters of one of its boards);
+- **class hops**: the same hops from the best board of every class record
+  that holds any board, so a board left out near the top of any class, not
+  only near the best boards of the proof, is looked for;
+- **re-solving**: class records drawn at random are solved again, whole,
+  with the compiled kernel and must give the same boards and root bound.
+  Each record's draw is a number in [0, 1) hashed from verify's own seed and
+  the record's class and piece (``Draw``): nothing a record claims (its
+  CPU, nodes or bounds) decides which records are re-solved, or how, so a
+  forger cannot tell which will be;
 - **the kernel**: one small task is solved again by the kernel's source run
   as plain Python (or by brute force), so a miscompiled kernel does not
   check itself.
@@ -27,6 +31,8 @@ still consistent. What catches it is work the files did not do:
 
 from __future__ import annotations
 
+import hashlib
+import heapq
 import itertools
 import random
 import time
@@ -59,10 +65,10 @@ class Record:
     sets: list[str]
     boards: set[str]
     root_bound: int | None
-    seconds: float
     where: str
-    #: the best recorded board's score (-1: none)
-    best: int = -1
+    #: whether the file that holds it was written by this install's kernel
+    #: (else its root bound is not compared)
+    same_kernel: bool = True
 
     @property
     def label(self) -> str:
@@ -80,9 +86,16 @@ class Witnessed:
     hop_hits: int = 0
     closure_boards: int = 0
     closure_tried: int = 0
+    #: basin hops from the best board of each class record with boards, and those classes
+    class_hops: int = 0
+    class_starts: int = 0
     resolved: list[str] = field(default_factory=list)
-    resolved_whole: int = 0
+    #: each record re-solved, and the CPU its re-solving took (verify's own cost figure)
+    solved: list[tuple[Record, float]] = field(default_factory=list)
     resolve_seconds: float = 0.0
+    #: the chance each class record had of being re-solved whole, and the records drawn from
+    chance: float = 0.0
+    drawn_from: int = 0
     #: the worker processes that re-solved (0: this process did, in its own CPU)
     resolve_workers: int = 0
     kernel_check: str = ""
@@ -113,6 +126,21 @@ HOP_CELLS = 3
 HOP_PATIENCE = 40
 
 
+def _hop(problem: Problem, board: str, rng: np.random.Generator, freqs: np.ndarray) -> tuple[str, int]:
+    """1 to ``HOP_CELLS`` cells of ``board`` changed at random (letters drawn
+    as the word list uses them), then climbed: the optimum reached."""
+    cells = list(board)
+    for cell in rng.choice(problem.geometry.n, size=int(rng.integers(1, HOP_CELLS + 1)), replace=False):
+        cells[int(cell)] = chr(97 + int(rng.choice(26, p=freqs)))
+    start = "".join(cells)
+    return steepest_ascent(problem, start, problem.score(start))
+
+
+def _unrecorded(what: str, seed: int, canon: str, score: int, min_score: int) -> Unrecorded:
+    return Unrecorded(f"witness: {what} (seed {seed}) reached {canon} ({score} points, >= the min score "
+                      f"{min_score}), which no class record holds")
+
+
 def hops(problem: Problem, found: set[str], min_score: int, seconds: float, seed: int,
          witnessed: Witnessed) -> None:
     """Basin hopping for ``seconds`` of CPU: change 1-3 cells of the best
@@ -134,11 +162,7 @@ def hops(problem: Problem, found: set[str], min_score: int, seconds: float, seed
             board, score = steepest_ascent(problem, start, problem.score(start))
             new, new_score, stale = board, score, 0
         else:
-            cells = list(board)
-            for cell in rng.choice(geometry.n, size=int(rng.integers(1, HOP_CELLS + 1)), replace=False):
-                cells[int(cell)] = chr(97 + int(rng.choice(26, p=freqs)))
-            start = "".join(cells)
-            new, new_score = steepest_ascent(problem, start, problem.score(start))
+            new, new_score = _hop(problem, board, rng, freqs)
             witnessed.hops += 1
             if new_score > score:
                 stale = 0
@@ -149,13 +173,35 @@ def hops(problem: Problem, found: set[str], min_score: int, seconds: float, seed
         if new_score >= min_score:
             canon = geometry.canonical(new)
             if canon not in found:
-                raise Unrecorded(
-                    f"witness: a basin hop (seed {seed}) reached {canon} ({new_score} points, >= the min "
-                    f"score {min_score}), which no class record holds"
-                )
+                raise _unrecorded("a basin hop", seed, canon, new_score, min_score)
             if canon not in seen:
                 seen.add(canon)
                 witnessed.hop_hits += 1
+
+
+#: hops from the best board of each class record that holds a board
+CLASS_HOPS = 4
+
+
+def class_hops(problem: Problem, found: set[str], min_score: int, starts: Iterable[str], seed: int,
+               witnessed: Witnessed, per_start: int = CLASS_HOPS) -> None:
+    """``per_start`` hops from each of ``starts`` (the best board of every class
+    record that holds one), each optimum >= the min score recorded: a board
+    left out of a class is most likely near that class's best, wherever that
+    class stands in the proof. Budgeted by hops, not time."""
+    rng = np.random.default_rng([seed, 2])
+    freqs = problem.letter_frequencies()
+    geometry = problem.geometry
+    for board in starts:
+        witnessed.class_starts += 1
+        for _ in range(per_start):
+            new, score = _hop(problem, board, rng, freqs)
+            witnessed.class_hops += 1
+            if score >= min_score:
+                canon = geometry.canonical(new)
+                if canon not in found:
+                    raise _unrecorded(f"a hop from the best board {board} of its class", seed, canon, score,
+                                      min_score)
 
 
 def near(board: str, score: Callable[[str], int], neighbourhood: Callable[[str], list[int]], n: int,
@@ -197,11 +243,12 @@ def closure(problem: Problem, found: set[str], boards: list[tuple[str, int]], mi
 
 def narrowed(record: Record, factor: float, geometry: Geometry, rng: random.Random) -> tuple[str, list[str]]:
     """A piece of the record's task about ``factor`` times smaller: cells fixed,
-    in the kernel's cell order, to the letters of one of its boards (else of
-    a random board of the task). Returns the piece's part key and letter sets."""
+    in the kernel's cell order, to the letters of one of its boards drawn at
+    random (else of a random board of the task), so a record cannot tell
+    which piece is checked. Returns the piece's part key and letter sets."""
     sets = list(record.sets)
     if record.boards:
-        target = min(record.boards)
+        target = rng.choice(sorted(record.boards))
         # the orientation of the board that lies in the task
         variant = next(v for v in geometry.variants(target) if all(b in s for b, s in zip(v, sets)))
     else:
@@ -223,44 +270,45 @@ def in_sets(board: str, sets: list[str], geometry: Geometry) -> bool:
     return any(all(b in s for b, s in zip(v, sets)) for v in geometry.variants(board))
 
 
-class Chooser:
-    """The records to re-solve, most telling first, chosen as they stream by
-    (memory for ``keep`` records): the three holding the best boards, the
-    three with the highest recorded root bounds, then a seeded uniform draw
-    of the rest; every record when ``keep`` is None."""
+def draw_key(seed: int) -> bytes:
+    """The key of a verify's draws: its seed, as bytes."""
+    return seed.to_bytes(8, "little")
 
-    TOP = 3
+
+def draw(key: bytes, name: str, part: str) -> float:
+    """A class record's draw, uniform in [0, 1): a keyed hash of its class and
+    piece, so it is the same whatever order the files are read in and
+    nothing else in the record changes it."""
+    digest = hashlib.blake2b(f"{name}/{part}".encode(), key=key, digest_size=8).digest()
+    return int.from_bytes(digest, "little") / 2**64
+
+
+class Draw:
+    """The class records with the lowest draws, kept as they stream by (memory
+    for ``keep`` records; every record when ``keep`` is None), lowest first:
+    re-solving takes them in this order, a uniformly random one."""
 
     def __init__(self, keep: int | None, seed: int) -> None:
         self.keep = keep
-        self.rng = random.Random(seed)
-        self.best: list[Record] = []
-        self.bound: list[Record] = []
-        self.drawn: list[Record] = []
+        self.key = draw_key(seed)
+        self.heap: list[tuple[float, int, Record]] = []  # (-draw, n, record): the highest draw on top
         self.seen = 0
 
     def offer(self, record: Record) -> None:
-        if self.keep is None:
-            self.drawn.append(record)
-            return
-        if record.boards:
-            self.best = sorted([*self.best, record], key=lambda r: -r.best)[:self.TOP]
-        if record.root_bound is not None:
-            self.bound = sorted([*self.bound, record], key=lambda r: -(r.root_bound or 0))[:self.TOP]
-        # reservoir sampling: every record equally likely, in one pass
-        if self.seen < self.keep:
-            self.drawn.append(record)
-        else:
-            j = self.rng.randrange(self.seen + 1)
-            if j < self.keep:
-                self.drawn[j] = record
         self.seen += 1
+        if self.keep is not None and self.keep <= 0:
+            return
+        item = (-draw(self.key, record.name, record.part), self.seen, record)
+        if self.keep is None or len(self.heap) < self.keep:
+            heapq.heappush(self.heap, item)
+        elif item > self.heap[0]:
+            heapq.heapreplace(self.heap, item)
 
-    def chosen(self) -> list[Record]:
-        out: list[Record] = []
-        seen: set[int] = set()
-        for r in itertools.chain(self.best, self.bound, self.drawn):
-            if id(r) not in seen:
-                out.append(r)
-                seen.add(id(r))
-        return out
+    def chosen(self) -> list[tuple[float, Record]]:
+        """The kept records and their draws, lowest draw first."""
+        return [(-u, r) for u, _, r in sorted(self.heap, reverse=True)]
+
+    @property
+    def complete(self) -> bool:
+        """Whether every record offered is kept."""
+        return len(self.heap) == self.seen

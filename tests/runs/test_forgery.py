@@ -15,6 +15,7 @@ import copy
 import json
 import os
 import random
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +27,7 @@ from boggle_opt.core.geometry import Geometry
 from boggle_opt.registry.registries import Registries
 from boggle_opt.runs.proof_facts import Hole, VerifyError
 from boggle_opt.runs.verify import verify_runs
-from helpers import records as run_records
+from helpers import records as run_records, unwrapped
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 Records = list[dict[str, Any]]
@@ -160,15 +161,18 @@ def _unfinished(records: Records) -> Records:
     return [r for i, r in enumerate(kept) if i not in drop]
 
 
-def test_resume_drops_an_exact_duplicate_and_says_so(proof23: Path, tmp_path: Path, run_cli: Run) -> None:
+def test_resume_refuses_an_exact_duplicate_as_verify_does(proof23: Path, tmp_path: Path, run_cli: Run) -> None:
+    """Issue 67: resume dropped an exact repeat and went on to 'proved', while
+    verify refused the file; now both refuse it, resume before it writes."""
     records = _unfinished(run_records(proof23))
     i = next(i for i, r in enumerate(records) if _cp(r).get("class") and _cp(r).get("boards"))
     records.append(copy.deepcopy(records[i]))
     path = _write(tmp_path / "f.jsonl", records)
+    before = path.read_bytes()
     done = run_cli("run", "--resume", str(path), "--progress", "none")
-    assert done.returncode == 0 and "proved:" in done.stdout, done.stdout + done.stderr
-    assert "note: resume: dropped 1 exact repeat of class records" in done.stderr
-    assert run_cli("verify", str(path)).returncode == 3  # the file still holds the repeat: verify names it
+    assert done.returncode == 1 and "recorded solved twice, the same way" in done.stderr, done.stdout + done.stderr
+    assert done.stderr.count("\n") == 1 and path.read_bytes() == before
+    assert run_cli("verify", str(path)).returncode == 3
 
 
 def test_resume_refuses_a_class_spelled_non_canonically(proof23: Path, tmp_path: Path, run_cli: Run) -> None:
@@ -321,3 +325,138 @@ def test_resume_never_continues_from_a_forged_record(proof23: Path, tmp_path: Pa
         assert done.returncode != 0, f"draw {draw}: {what} was resumed: {done.stdout[-300:]}"
         assert done.stderr.count("\n") == 1 and "error:" in done.stderr, done.stderr
         assert path.read_bytes() == before, f"{what}: refused, but only after writing"
+
+
+# -- issue 67: nothing a record claims steers the check; what it was worth is stated -----
+
+#: verifies of the item-1 fuzz test (each about 1.5 s: its basin hops' floor is 1 s)
+CATCH_SEEDS = {"ci": 40, "long": 200}.get(FUZZ, 10)
+
+
+def _isolated(records: Records, geometry: Geometry, registries: Registries) -> list[str]:
+    """Boards no one-letter change or swap of another recorded board reaches:
+    the closure witness cannot find them once dropped."""
+    from boggle_opt.registry.dictionaries import load_dictionary
+    from boggle_opt.runs.witness import near
+
+    settings = records[0]["settings"]
+    scorer = load_dictionary(settings["wordlist"], settings["rule"], registries).scorer(geometry)
+    truth = _truth(records)
+    min_score = int(next(_cp(r)["min_score"] for r in records if _cp(r).get("setup")))
+    reached = {geometry.canonical(o) for b in truth for o in near(b, scorer.score, scorer.neighbourhood,
+                                                                  geometry.n, min_score)}
+    return sorted(b for b in truth if b not in reached)
+
+
+def _forge_isolated(records: Records, board: str, geometry: Geometry) -> str:
+    """``board`` dropped consistently, and its class made to claim 20 s of CPU
+    (what steered the old check to a piece that did not hold it); its class."""
+    holder = next(_cp(r) for r in records if any(b == board for b, _ in _cp(r).get("boards", [])))
+    _drop_board(records, board, geometry)
+    holder["cpu"] = holder["seconds"] = 20.0
+    holder["nodes"] *= 1000
+    return str(holder["class"])
+
+
+def test_what_verify_re_solves_depends_on_no_claim_of_a_record(proof33: Path, tmp_path: Path,
+                                                               registries: Registries) -> None:
+    """The same seed re-solves the same records however their cpu, seconds,
+    nodes and candidates are rewritten; another seed, others."""
+    honest = run_records(proof33)
+    forged = copy.deepcopy(honest)
+    rng = random.Random("claims")
+    for r in forged:
+        cp = _cp(r)
+        if "class" in cp:
+            cp["cpu"] = cp["seconds"] = rng.choice([0.0, 0.001, 20.0, 5000.0])
+            cp["nodes"], cp["candidates"] = rng.randrange(10**9), rng.randrange(10**6)
+    a, b = _write(tmp_path / "a.jsonl", honest), _write(tmp_path / "b.jsonl", forged)
+    first = verify_runs([str(a)], registries, recheck=25, seed=7, chance=0.1)
+    assert first.witness.resolved and len(first.witness.resolved) == 25
+    second = verify_runs([str(b)], registries, recheck=25, seed=7, chance=0.1)
+    # the labels name the lines, which are the same in both files
+    assert [x.replace(str(b), str(a)) for x in second.witness.resolved] == first.witness.resolved
+    assert verify_runs([str(a)], registries, recheck=25, seed=8).witness.resolved != first.witness.resolved
+    # every record is re-solved whole: none is cut to a piece of the record's choosing
+    assert all(", its piece" not in label for label in first.witness.resolved)
+    total = first.witness.drawn_from
+    assert first.witness.chance == pytest.approx(25 / total)
+    # auto: every draw below the chance asked for is re-solved, whatever the budget
+    from boggle_opt.runs.witness import draw, draw_key
+
+    auto = verify_runs([str(b)], registries, seed=7, chance=0.2, budget=0.001)
+    key = draw_key(7)
+    below = {f"class {_cp(r)['class']}{' piece ' + _cp(r)['part'] if _cp(r).get('part') else ''}"
+             for r in forged if "class" in _cp(r) and draw(key, _cp(r)["class"], _cp(r).get("part", "")) < 0.2}
+    assert below <= {label.split(" (")[0] for label in auto.witness.resolved}
+    assert auto.witness.chance >= 0.2
+
+
+def test_verify_states_what_its_check_was_worth(proof33: Path, run_cli: Run) -> None:
+    done = run_cli("verify", str(proof33), "--chance", "5%", "--budget", "0.001", "--seed", "11")
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = unwrapped(done.stdout)
+    assert "what the re-solving was worth: each class record had at least a" in text, text
+    assert "(drawn with seed 11); a forgery confined to one class record escapes this check with " \
+           "probability at most 0." in text, text
+    assert "--recheck all re-solves every class record" in text
+    # a fresh seed when none is given, printed so the check can be repeated
+    seeds = {re.findall(r"--seed (\d+) repeats", unwrapped(run_cli("verify", str(proof33), "--recheck", "0").stdout))[0]
+             for _ in range(2)}
+    assert len(seeds) == 2
+
+
+def test_class_hops_look_near_the_best_board_of_every_class(registries: Registries) -> None:
+    """Hops from a class's best board find an optimum there that no record holds."""
+    from boggle_opt.registry.dictionaries import load_dictionary
+    from boggle_opt.runs.witness import Unrecorded, Witnessed, class_hops
+    from boggle_opt.searching.interface import Problem
+
+    geometry = Geometry(3, 3)
+    problem = Problem(load_dictionary("default", "standard", registries), geometry)
+    start = "sertanile"
+    witnessed = Witnessed()
+    with pytest.raises(Unrecorded, match="a hop from the best board sertanile of its class"):
+        class_hops(problem, {geometry.canonical(start)}, 1, [start], seed=3, witnessed=witnessed)
+    assert witnessed.class_hops >= 1
+
+
+def _poisson_binomial_cdf(chances: list[float], k: int) -> float:
+    """P(at most ``k`` successes) of independent trials with these chances."""
+    dist = [1.0]
+    for p in chances:
+        dist = [a * (1 - p) + b * p for a, b in zip([*dist, 0.0], [0.0, *dist])]
+    return sum(dist[:k + 1])
+
+
+def test_a_dropped_isolated_board_is_caught_as_often_as_verify_says(
+        proof33: Path, tmp_path: Path, registries: Registries) -> None:
+    """The forgery of issue 67: a board that no other recorded board is one
+    change from, dropped from every record consistently, and its class made
+    to claim 20 s of CPU. Over many fresh seeds verify must catch it at least
+    as often as the chance it states (hops may catch it more often); fails if
+    the catches are fewer than that chance makes likelier than 1 in 1,000."""
+    honest = run_records(proof33)
+    geometry = Geometry(3, 3)
+    isolated = _isolated(honest, geometry, registries)
+    assert isolated, "the fixture should have a board with no one-change neighbour among the others"
+    rng = random.Random("isolated")
+    stated: list[float] = []
+    caught = 0
+    for n in range(CATCH_SEEDS):
+        records = copy.deepcopy(honest)
+        _forge_isolated(records, rng.choice(isolated), geometry)
+        path = _write(tmp_path / f"i{n}.jsonl", records)
+        seed = rng.randrange(2**32)
+        try:
+            # a budget that buys next to nothing: the stated chance is the chance asked for
+            result = verify_runs([str(path)], registries, seed=seed, chance=0.3, budget=0.001)
+        except Hole as hole:
+            assert "witness:" in str(hole), hole
+            caught += 1
+            stated.append(0.3)
+            continue
+        stated.append(result.witness.chance)
+        assert result.witness.chance >= 0.3
+    tail = _poisson_binomial_cdf(stated, caught)
+    assert tail > 1e-3, f"caught {caught} of {CATCH_SEEDS}; the stated chances make that {tail:.2g} likely"

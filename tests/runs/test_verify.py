@@ -229,8 +229,8 @@ def test_verify_says_what_it_checks_on_stderr(proof: Path, run_cli: Run) -> None
     assert all(line.startswith("verify: ") for line in lines), done.stderr
     steps = ["verify: reading and re-scoring proof.jsonl", "verify: checking that every class is recorded once",
              "verify: witnesses: 40 seeded climbs", "verify: witnesses: the one-change neighbours of",
-             "verify: witnesses: basin hops for", "verify: re-solving class records for",
-             "verify: one task solved again without the compiled kernel"]
+             "verify: witnesses: hops from the best boards of", "verify: re-solving class records for",
+             "verify: witnesses: basin hops for", "verify: one task solved again without the compiled kernel"]
     at = [next(i for i, line in enumerate(lines) if line.startswith(step)) for step in steps]
     assert at == sorted(at), done.stderr
 
