@@ -15,6 +15,9 @@ for every run (``options``), an evaluation budget small enough to be quick
 A searcher with ``honours_constraints = True`` is run under fixed cells, a
 word and a dice set, and every board it reports must meet them; any other
 must refuse constraints with a one-line error.
+
+``LanguageConformance`` checks a language plugin the same way (its tiles,
+and that ``spell`` gives words in their letters).
 """
 
 from __future__ import annotations
@@ -30,7 +33,9 @@ from . import defaults
 from .boards import size_geometry
 from .constraints.fixed import ConstraintError, Constraints, supports
 from .constraints.dice import DiceSet
+from .core.alphabet import MAX_TILES
 from .dictionary.dictionary import Dictionary
+from .dictionary.language import Language, tile_letters
 from .registry.dictionaries import load_dictionary
 from .searching.driver import Budget, Driver, RunState
 from .searching.options import OptionError, describe, make_options
@@ -228,3 +233,65 @@ class SearcherConformance:
         again, _, _ = self.run(Budget(evaluations=self.evals, target=first.score), seed=17)
         assert again.best_score >= first.score
         assert again.stop_reason.startswith("reached target")
+
+
+class LanguageConformance:
+    """Checks every language plugin passes, built-in or third-party::
+
+        from boggle_opt.testing import LanguageConformance
+        from boggle_opt_klingon import KLINGON
+
+        class TestKlingon(LanguageConformance):
+            language = KLINGON
+            samples = {"Qapla'": "", "tlhIngan": "tlhingan"}
+
+    ``samples`` maps entries of a word list to the word each must give
+    (``""``: no word); ``probes`` are extra entries spell must survive."""
+
+    language: ClassVar[Language]
+    samples: ClassVar[dict[str, str]] = {}
+    #: entries of every kind a list holds: spell must give a word in the
+    #: tiles' letters or "", never raise
+    probes: ClassVar[Sequence[str]] = (
+        "word", "Word", "WORD", "l'eau", "arc-en-ciel", "two words", "b2b", "naïve", "œuvre",
+        "Straße", "ñandú", "źdźbło", "ijs", "quiz", "x", "é", "Ü", "a.b.", "ǅemal", "ﬁn",
+    )
+
+    def test_name_and_summary(self) -> None:
+        lang = self.language
+        assert lang.name and lang.name == lang.name.strip() and " " not in lang.name
+        assert lang.summary and "\n" not in lang.summary
+
+    def test_tiles_fit(self) -> None:
+        alphabet = self.language.alphabet
+        assert 1 <= len(alphabet.tiles) <= MAX_TILES
+        symbols = [t.symbol for t in alphabet.tiles]
+        assert len(set(symbols)) == len(symbols), "two tiles share a symbol"
+        assert len({t.letters for t in alphabet.tiles}) == len(symbols), "two tiles spell the same"
+        for t in alphabet.tiles:
+            assert t.letters == t.letters.lower() and t.letters.isalpha(), t
+            assert t.face, f"tile {t.letters!r} has no face"
+
+    def test_spell_gives_tile_letters_or_nothing(self) -> None:
+        letters = tile_letters(self.language.alphabet)
+        for entry in [*self.probes, *self.samples]:
+            word = self.language.spell(entry)
+            assert isinstance(word, str), (entry, word)
+            if word:
+                assert word == word.lower(), (entry, word)
+                assert set(word) <= letters, f"{entry!r} -> {word!r}: a letter no tile spells"
+
+    def test_samples(self) -> None:
+        for entry, want in self.samples.items():
+            assert self.language.spell(entry) == want, entry
+
+    def test_words_of_samples_are_tiled(self) -> None:
+        words = self.language.words([*self.samples, *self.probes], min_letters=1)
+        assert words == sorted(set(words))
+        for word in words:
+            assert self.language.alphabet.keys(word), f"{word!r} has no tiling"
+
+    def test_boards_read_back(self) -> None:
+        alphabet = self.language.alphabet
+        board = "".join(t.symbol for t in alphabet.tiles)
+        assert alphabet.read(alphabet.write(board)) == board

@@ -42,7 +42,8 @@ class DiceError(BoggleOptError):
 
 @dataclass(frozen=True)
 class DiceSet:
-    """A named set of dice; each die is its six faces as letters, ``q`` for Qu."""
+    """A named set of dice; each die is its six faces as tile symbols (letters,
+    ``q`` for Qu; a multi-letter tile's symbol as its alphabet reads it)."""
 
     name: str
     summary: str
@@ -54,9 +55,13 @@ class DiceSet:
         if not self.dice:
             raise DiceError(f"dice set {self.name!r} has no dice")
         for die in self.dice:
-            if len(die) != 6 or not all("a" <= ch <= "z" for ch in die):
+            # a face is a tile's one-character symbol: a-z (q for Qu), a
+            # language's letter (ñ, ä) or a multi-letter tile's (Alphabet.read)
+            if len(die) != 6 or not all(ch.isprintable() and not ch.isspace() and ch not in "[]"
+                                        for ch in die):
                 raise DiceError(
-                    f"dice set {self.name!r}: die {die!r} must be six letters a-z (q for Qu)"
+                    f"dice set {self.name!r}: die {die!r} must be six faces, one symbol each "
+                    "(a-z, q for Qu)"
                 )
 
     @property

@@ -11,11 +11,12 @@ accents (``été`` is played on ``e t e``), Spanish keeps ``ñ``, German keeps
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..core.alphabet import ENGLISH as ENGLISH_TILES
-from ..core.alphabet import Alphabet
+from ..core.alphabet import Alphabet, Tile, latin
 
 #: the fewest letters a word has, unless a rule says more
 MIN_LETTERS = 3
@@ -71,3 +72,121 @@ ENGLISH = Language(
     dice=("classic", "new"),
     aliases=("en",),
 )
+
+#: the Double Letter cube's faces besides Qu, in its order (An Er He In Qu Th)
+DOUBLE_LETTERS = ("an", "er", "he", "in", "th")
+#: English's tiles and the Double Letter cube's (31): its language
+#: (``languages/english_dl.py``) and its dice (``dice_sets/double_letter.py``)
+#: both need them
+DOUBLE_LETTER_TILES = latin("english-dl", extra=tuple(Tile(t) for t in DOUBLE_LETTERS))
+
+
+# -- spelling a list's entries in a language's tiles ---------------------------
+
+#: letters that decompose to no base letter and are written as two by
+#: convention (French word games play ``cœur`` as ``coeur``)
+LIGATURES = {"œ": "oe", "æ": "ae", "ß": "ss"}
+
+#: why an entry gives no word, as ``Speller.why`` and ``census`` name it
+PUNCTUATION = "apostrophe, hyphen, space or other sign"
+DIGIT = "digit"
+PROPER_NOUN = "proper noun (capitalised)"
+ABBREVIATION = "abbreviation (two or more capitals)"
+NO_TILE = "a letter no tile spells"
+
+
+def tile_letters(alphabet: Alphabet) -> frozenset[str]:
+    """Every letter any tile spells (``q`` and ``u`` for Qu)."""
+    return frozenset(ch for t in alphabet.tiles for ch in t.letters)
+
+
+class Speller:
+    """How a language spells a list's entries: an entry is a word when it is
+    letters only, not a proper noun, and every letter is a tile's letter once
+    accents are dropped, except the letters in ``keep`` (the letters its
+    dice print: ``ñ``, ``ä``).
+
+    ``nouns_capitalised`` is German's rule: every noun is capitalised, so a
+    capital first letter is kept (lower-cased) and only an entry with a
+    second capital (``ABC``, ``McDonald``) is dropped; names (``Berlin``)
+    cannot be told from nouns and are kept."""
+
+    def __init__(self, alphabet: Alphabet, keep: str = "", nouns_capitalised: bool = False) -> None:
+        self.letters = tile_letters(alphabet)
+        self.keep = frozenset(keep)
+        self.nouns_capitalised = nouns_capitalised
+        self._fold: dict[str, str] = {}
+
+    def fold(self, ch: str) -> str:
+        """One lower-case letter in tile letters: itself if kept, else without
+        its accents (``é`` -> ``e``), a ligature spelled out (``œ`` -> ``oe``)."""
+        got = self._fold.get(ch)
+        if got is None:
+            if ch in self.keep or ch in self.letters:
+                got = ch
+            elif ch in LIGATURES:
+                got = LIGATURES[ch]
+            else:
+                # NFD splits a letter from its accents (combining marks)
+                got = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+            self._fold[ch] = got
+        return got
+
+    def why(self, entry: str) -> tuple[str, str]:
+        """The word an entry gives and "", or "" and why it gives none."""
+        if not entry.isalpha():
+            return "", DIGIT if any(ch.isdigit() for ch in entry) else PUNCTUATION
+        capitals = sum(1 for ch in entry if ch.isupper())
+        if capitals:
+            if not self.nouns_capitalised:
+                return "", PROPER_NOUN
+            if capitals > 1 or not entry[0].isupper():
+                return "", ABBREVIATION
+        word = "".join(self.fold(ch) for ch in entry.lower())
+        if not all(ch in self.letters for ch in word):
+            return "", NO_TILE
+        return word, ""
+
+    def __call__(self, entry: str) -> str:
+        return self.why(entry)[0]
+
+
+@dataclass(frozen=True)
+class Census:
+    """What a list's entries became in a language: entries read, words kept
+    (distinct), and how many entries were dropped for each reason."""
+
+    entries: int
+    kept: int
+    dropped: dict[str, int]
+
+
+def census(language: Language, lines: Iterable[str], min_letters: int = MIN_LETTERS) -> Census:
+    """Count a list's entries by what ``language`` makes of them (for the
+    docs' figures and the tests; a Speller says why, any other spell says
+    only "no word")."""
+    why = language.spell.why if isinstance(language.spell, Speller) else None
+    dropped: dict[str, int] = {}
+    seen: set[str] = set()
+    entries = 0
+
+    def drop(reason: str) -> None:
+        dropped[reason] = dropped.get(reason, 0) + 1
+
+    for line in lines:
+        entry = line.strip()
+        if not entry:
+            continue
+        entries += 1
+        word, reason = why(entry) if why else (language.spell(entry), "")
+        if not word:
+            drop(reason or "not a word in this language")
+        elif len(word) < min_letters:
+            drop(f"fewer than {min_letters} letters")
+        elif word in seen:
+            drop("the same word as an entry before it (once accents are dropped)")
+        elif not language.alphabet.keys(word):
+            drop("no tiling (a q without u where q is the Qu tile)")
+        else:
+            seen.add(word)
+    return Census(entries, len(seen), dropped)

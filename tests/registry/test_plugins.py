@@ -10,6 +10,11 @@ from importlib.metadata import EntryPoint, entry_points, version
 
 import pytest
 
+from boggle_opt.wordlists.system import LISTS
+
+#: the system lists wordlists/system.py registers (found or not)
+SYSTEM_LISTS = [entry.name for entry in LISTS]
+
 import boggle_opt.registry.loader as plugin_loader
 from boggle_opt.core.errors import BoggleOptError, PluginError
 from boggle_opt.registry.loader import load_plugins
@@ -95,8 +100,8 @@ def test_plugin_error_is_a_user_error():
 
 def test_builtins_are_found(registries):
     assert registries.warnings == []
-    assert registries.rules.names() == ["pow2", "standard", "words"]
-    assert registries.wordlists.names() == ["embedded", "enable2k", "yawl"]
+    assert registries.rules.names() == ["big", "pow2", "standard", "words"]
+    assert registries.wordlists.names() == sorted(["embedded", "enable2k", "yawl", *SYSTEM_LISTS])
     dist_version = version("boggle-opt")
     for reg in (registries.rules, registries.wordlists):
         for entry in reg.entries():
@@ -104,9 +109,10 @@ def test_builtins_are_found(registries):
             assert entry.origin.version == dist_version
             assert entry.summary
     plugin_of = {e.name: e.origin.plugin for e in registries.rules.entries()}
-    assert plugin_of == {"pow2": "pow2", "standard": "standard", "words": "words"}
+    assert plugin_of == {"big": "big", "pow2": "pow2", "standard": "standard", "words": "words"}
     plugin_of = {e.name: e.origin.plugin for e in registries.wordlists.entries()}
-    assert plugin_of == {"enable2k": "research", "yawl": "research", "embedded": "embedded"}
+    assert plugin_of == {"enable2k": "research", "yawl": "research", "embedded": "embedded",
+                         **{name: "system" for name in SYSTEM_LISTS}}
 
 
 def test_builtin_aliases(registries):
@@ -117,9 +123,9 @@ def test_builtin_aliases(registries):
 
 
 def test_builtin_unknown_names(registries):
-    with pytest.raises(PluginError, match=r"\(available: pow2, standard, words\)"):
+    with pytest.raises(PluginError, match=r"\(available: big, pow2, standard, words\)"):
         registries.rules.get("scrabble")
-    with pytest.raises(PluginError, match=r"\(available: embedded, enable2k, yawl\)"):
+    with pytest.raises(PluginError, match=r"\(available: american-english, brazilian, .*, yawl\)"):
         registries.wordlists.get("sowpods")
 
 
@@ -165,7 +171,7 @@ def test_third_party_rule_is_registered(fake_plugins):
         {"triple": "bo_fake_triple"},
     )
     regs = load_plugins()
-    assert regs.rules.names() == ["pow2", "standard", "triple", "words"]
+    assert regs.rules.names() == ["big", "pow2", "standard", "triple", "words"]
     entry = regs.rules.entry("three")
     assert entry.name == "triple"
     assert entry.origin.plugin == "triple"
@@ -206,7 +212,7 @@ def test_broken_plugin_is_a_warning_unless_strict(fake_plugins):
     regs = load_plugins()
     assert len(regs.warnings) == 1
     assert "plugin 'broken'" in regs.warnings[0] and "boom" in regs.warnings[0]
-    assert regs.rules.names() == ["pow2", "standard", "words"]
+    assert regs.rules.names() == ["big", "pow2", "standard", "words"]
     with pytest.raises(PluginError, match="boom"):
         load_plugins(strict=True)
 

@@ -1,0 +1,28 @@
+"""Italian: a-z with Qu; accents dropped (città -> citta)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from boggle_opt import hookimpl
+from boggle_opt.core.alphabet import latin
+from boggle_opt.dictionary.language import Language, Speller
+
+TILES = latin("italian")
+
+ITALIAN = Language(
+    "italian",
+    "Italian: a-z with Qu; accents dropped (città -> citta)",
+    TILES,
+    Speller(TILES),
+    wordlist="italian",
+    aliases=("it", "italiano"),
+    sources=(
+        "Italian Scrabble has no accented tiles: Wikipedia, 'Scrabble letter distributions' (en.wikipedia.org/wiki/Scrabble_letter_distributions), Italian",
+    ),
+)
+
+
+@hookimpl
+def register_languages(register: Callable[[Language], None]) -> None:
+    register(ITALIAN)
