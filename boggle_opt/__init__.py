@@ -42,6 +42,7 @@ from . import boards  # noqa: E402
 from .analysis import BoardReport, analyse  # noqa: E402
 from .constraints.dice import DiceSet  # noqa: E402
 from .core.errors import BoardError, BoggleOptError, PluginError, WordListError  # noqa: E402
+from .core.alphabet import Alphabet, Tile, latin  # noqa: E402
 from .core.geometry import Geometry  # noqa: E402
 from .dictionary.dictionary import Dictionary  # noqa: E402
 from .searching.options import OptionError, check, make_options  # noqa: E402
@@ -53,22 +54,23 @@ from .searching.interface import (  # noqa: E402
     Checkpoint, Event, Improved, Problem, Progress, Searcher, SearcherBase, Stopping,
 )
 from .dictionary.wordlist import WordListSource  # noqa: E402
+from .dictionary.language import Language, Speller  # noqa: E402
 
 if TYPE_CHECKING:
     from .runs.run import RunSpec, SearchResult, search
     from .runs.runfile import PastRun, read_run_file
     from .searching.driver import Budget, Driver, RunState
-    from .testing import SearcherConformance
+    from .testing import LanguageConformance, SearcherConformance
 
 # The whole public API (docs/usage.md, "Public API", lists each name with one line);
 # the docs and examples import nothing else (tests/api/test_public_api.py).
 __all__ = [
-    "COMPILED", "BoardError", "BoardReport", "BoggleOptError", "Budget", "Checkpoint", "DiceSet",
-    "Dictionary", "Driver", "Event", "Geometry", "Improved", "OptionError", "PastRun",
+    "Alphabet", "COMPILED", "BoardError", "BoardReport", "BoggleOptError", "Budget", "Checkpoint", "DiceSet",
+    "Dictionary", "Driver", "Event", "Geometry", "Improved", "Language", "OptionError", "PastRun",
     "PluginError", "PluginLoader", "Problem", "Progress", "Registries", "RunSpec", "RunState",
-    "ScoringRule", "SearchResult", "Searcher", "SearcherBase", "SearcherConformance", "Stopping",
+    "ScoringRule", "SearchResult", "Searcher", "SearcherBase", "SearcherConformance", "LanguageConformance", "Speller", "Stopping", "Tile",
     "WordListError", "WordListSource", "__version__", "analyse", "boards", "check", "hookimpl",
-    "load_dictionary", "load_plugins", "make_options", "read_run_file", "search",
+    "latin", "load_dictionary", "load_plugins", "make_options", "read_run_file", "search",
 ]
 
 #: names imported on first use, and their modules: a run brings the driver and numpy,
@@ -82,10 +84,10 @@ _LAZY = {
 
 def __getattr__(name: str) -> Any:
     # the conformance suite imports pytest, which only tests need
-    if name == "SearcherConformance":
-        from .testing import SearcherConformance
+    if name in ("SearcherConformance", "LanguageConformance"):
+        from . import testing
 
-        return SearcherConformance
+        return getattr(testing, name)
     if name in _LAZY:
         import importlib
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from boggle_opt import hookimpl
-from boggle_opt.core.alphabet import Tile, latin
+from boggle_opt import Tile, latin
 from boggle_opt.dictionary.language import Language, Speller
 
 TILES = latin("dutch", extra=(Tile("ij", "IJ"),))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from boggle_opt import hookimpl
-from boggle_opt.core.alphabet import latin
+from boggle_opt import latin
 from boggle_opt.dictionary.language import Language, Speller
 
 TILES = latin("polish", extra=tuple("ąćęłńóśźż"), qu=False, drop="qvx")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boggle_opt import hookimpl
-from boggle_opt.core.errors import WordListError
+from boggle_opt import WordListError
 from boggle_opt.dictionary.wordlist import MAX_BYTES, WordListSource
 
 ENV = "BOGGLE_OPT_DICT_DIR"

@@ -21,6 +21,7 @@ ROOTS = {
     "scoring_rules": "boggle_opt.scoring_rules",
     "wordlists": "boggle_opt.wordlists",
     "dice_sets": "boggle_opt.dice_sets",
+    "languages": "boggle_opt.languages",
 }
 #: lowest first; a module belongs to the longest prefix listed
 LAYERS: list[tuple[str, ...]] = [
@@ -35,7 +36,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("boggle_opt.registry",),
     ("boggle_opt.runs",),
     ("boggle_opt", "boggle_opt.analysis", "boggle_opt.testing"),  # the public face
-    ("boggle_opt.plugins", "boggle_opt.scoring_rules", "boggle_opt.wordlists", "boggle_opt.dice_sets"),
+    ("boggle_opt.plugins", "boggle_opt.scoring_rules", "boggle_opt.wordlists", "boggle_opt.dice_sets",
+     "boggle_opt.languages"),
     ("boggle_opt.cli",),
 ]
 MAX_TOP_LEVEL = 15
@@ -202,7 +204,8 @@ def test_architecture_page_names_only_modules_that_exist() -> None:
 
 #: what a built-in plugin may import: the public API (docs/usage.md, "Public API"), the
 #: proof machinery, and its own folder
-PLUGIN_ROOTS = ("boggle_opt.plugins", "boggle_opt.scoring_rules", "boggle_opt.wordlists", "boggle_opt.dice_sets")
+PLUGIN_ROOTS = ("boggle_opt.plugins", "boggle_opt.scoring_rules", "boggle_opt.wordlists", "boggle_opt.dice_sets",
+                "boggle_opt.languages")
 PLUGIN_MAY_IMPORT = ("boggle_opt", "boggle_opt.boards", "boggle_opt.testing", "boggle_opt.proofs", *PLUGIN_ROOTS)
 #: imports below the public API that built-in searchers still make (numpy on first use,
 #: checkpoint parsing, the compiled kernels longword and bnb drive): known, and not to grow
@@ -222,6 +225,13 @@ BELOW_THE_API = {
                                     "boggle_opt.core.scorer", "boggle_opt.core.trie", "boggle_opt.lazy",
                                     "boggle_opt.searching.interface", "boggle_opt.searching.options"},
     "boggle_opt.wordlists.research": {"boggle_opt.core.errors", "boggle_opt.dictionary.wordlist"},
+    # the read-a-list helpers (MAX_BYTES) and the language module's own pieces
+    # (English, its Speller, the Double Letter tiles) that the built-ins share
+    "boggle_opt.wordlists.system": {"boggle_opt.dictionary.wordlist"},
+    "boggle_opt.dice_sets.double_letter": {"boggle_opt.dictionary.language"},
+    **{f"boggle_opt.languages.{name}": {"boggle_opt.dictionary.language"} for name in (
+        "dutch", "english", "english_dl", "french", "german", "italian", "polish", "portuguese",
+        "spanish", "swedish")},
 }
 
 

@@ -29,9 +29,9 @@ def builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     done: list[str] = []
     real = dictionary.build
 
-    def counting(name, lines, rule):  # type: ignore[no-untyped-def]
+    def counting(name, lines, rule, *language):  # type: ignore[no-untyped-def]
         done.append(name)
-        return real(name, lines, rule)
+        return real(name, lines, rule, *language)
 
     # built by load_dictionary (cache used) or by Dictionary itself (cache off)
     monkeypatch.setattr(dictionaries, "build", counting)
