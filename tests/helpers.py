@@ -56,6 +56,24 @@ def wait_for(predicate: Callable[[], bool], proc: subprocess.Popen[Any], timeout
     raise AssertionError("timed out waiting")
 
 
+def run_until(args: list[str], env: dict[str, str], cwd: Path, ready: Callable[[], bool],
+              timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``boggle-opt ARGS`` run until ``ready()`` holds, then stopped as Ctrl-C
+    stops it: a budget of what the test needs (records written), not of
+    seconds, which a busy machine can leave with nothing done. ``timeout``
+    is only a ceiling."""
+    proc = start_cli(args, env, cwd)
+    try:
+        wait_for(ready, proc, timeout)
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+
+
 def exe() -> str:
     """The installed ``boggle-opt`` console script."""
     script = Path(sys.executable).with_name("boggle-opt")

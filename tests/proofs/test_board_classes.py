@@ -77,9 +77,9 @@ def test_4x4_default_buckets_burnside() -> None:
     counts = [len(b) for b in buckets]
     assert counts == counts_with_corners(g, k, c)
     assert count_classes(g, counts) == formula == 1_068_363
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU: a busy machine's wall clock says nothing
     n = sum(1 for _ in iterate_classes(g, counts))
-    seconds = time.perf_counter() - t0
+    seconds = time.process_time() - t0
     assert n == formula
     # about 2 s here; plain Python over the 8.5 million assignments took minutes
     assert seconds < 60
@@ -138,9 +138,9 @@ def test_5x5_starts_at_once() -> None:
     g = Geometry(5, 5)
     counts = counts_with_corners(g, 3, 2)
     assert count_classes(g, counts) == 20_923_452_549
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU: a busy machine's wall clock says nothing
     head = list(itertools.islice(iterate_classes(g, counts), 2000))
-    assert time.perf_counter() - t0 < 10
+    assert time.process_time() - t0 < 10
     assert len(set(head)) == len(head)
     for cls in head:
         assert cls == min(tuple(cls[i] for i in p) for p in g.symmetries)
