@@ -18,6 +18,7 @@ import pytest
 
 import boggle_opt
 from boggle_opt.boards import size_geometry
+from boggle_opt.wordlists import system
 from published import MULTI, PUBLISHED
 
 STANDARD_POINTS = {3: 1, 4: 1, 5: 2, 6: 3, 7: 5}
@@ -105,9 +106,12 @@ def test_multi_json(run_cli, list_sizes):
     records = [json.loads(ln) for ln in lines]
     for record, (board, score, demulti, multi) in zip(records, MULTI):
         assert set(record) == {
-            "board", "size", "score", "words", "multi", "demulti", "rule", "wordlist", "canonical"
+            "board", "size", "score", "words", "multi", "demulti", "rule", "wordlist", "canonical",
+            "tiles",
         }
         assert record["board"] == board
+        # each board's tiles, as they spell words: English's q is "qu"
+        assert record["tiles"] == ["qu" if ch == "q" else ch for ch in board]
         assert record["size"] == "4x4"
         assert (record["score"], record["demulti"], record["multi"]) == (score, demulti, multi)
         assert record["rule"] == "standard"
@@ -257,11 +261,12 @@ def test_plugins_lists_builtins(run_cli):
         return {ln.split()[0]: ln for ln in sections[section] if ln.endswith(tag)}
 
     rules = names("scoring rules")
-    assert set(rules) == {"standard", "words", "pow2"}
+    assert set(rules) == {"standard", "words", "pow2", "big"}
     assert "(powers-of-two)" in rules["pow2"]
     assert "(word-count)" in rules["words"]
     lists = names("word lists")
-    assert set(lists) == {"enable2k", "yawl", "embedded"}
+    # the research lists, the embedded one and the system's (/usr/share/dict)
+    assert set(lists) == {"enable2k", "yawl", "embedded", *(entry.name for entry in system.LISTS)}
     assert "(default, kjxqz)" in lists["embedded"]
 
 
