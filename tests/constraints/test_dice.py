@@ -52,7 +52,7 @@ def test_builtin_sets_come_through_the_hook(registries):
     assert {"classic", "new", "big"} <= set(registries.dice.names())
     assert registries.dice.get("modern") is registries.dice.get("new")
     assert [registries.dice.get(n).n for n in ("classic", "new", "big")] == [16, 16, 25]
-    with pytest.raises(DiceError, match="six letters"):
+    with pytest.raises(DiceError, match="six faces"):
         DiceSet("bad", "", ("abc",))
 
 
