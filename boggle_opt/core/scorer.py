@@ -19,6 +19,7 @@ from .geometry import Geometry
 from .trie import (
     CHILD_MASK,
     CHILD_SHIFT,
+    LATIN,
     LETTER_MASK,
     WORD_BIT,
     PackedTrie,
@@ -150,8 +151,8 @@ class Scorer:
             o: i64 = ord(board[i])
             letter: i64 = table[o] if o < len(table) else -1
             if letter < 0:
-                raise BoardError(f"bad board {board!r}: character {board[i]!r} is not a "
-                                 + ("letter a-z" if len(table) == 123 else "tile of this alphabet"))
+                what = "letter a-z" if self.symbols == LATIN else "tile of this alphabet"
+                raise BoardError(f"bad board {board!r}: character {board[i]!r} is not a {what}")
             letters[i] = letter
             cells[i * STRIDE] = tile_bit(letter)
         for i in range(self.n):
