@@ -117,6 +117,7 @@ def board_words(
             str(settings.get("wordlist") or defaults.WORDLIST),
             str(settings.get("rule") or defaults.RULE),
             registries,
+            language=str(settings["language"]) if settings.get("language") else None,
         )
         scorer = dictionary.scorer(size_geometry(str(settings.get("size", "4x4"))))
     except BoggleOptError as exc:

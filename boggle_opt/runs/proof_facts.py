@@ -80,7 +80,12 @@ class ProofFacts:
         self.counts = [len(b) for b in self.buckets]
         self.rule = str(settings.get("rule") or "standard")
         self.wordlist = wordlist or str(settings.get("wordlist") or "default")
-        self.dictionary: Dictionary = load_dictionary(self.wordlist, self.rule, registries, cache=False)
+        # a language other than the list's own (--language) is a setting, as the
+        # rule is: the dictionary's fingerprint below checks what it gives
+        language = settings.get("language")
+        self.dictionary: Dictionary = load_dictionary(
+            self.wordlist, self.rule, registries, cache=False,
+            language=str(language) if language else None)
         self.scorer = self.dictionary.scorer(self.geometry)
         computed = {**dictionary_fields(self.dictionary), "size": self.geometry.size, "buckets": self.label}
         for key, value in computed.items():
