@@ -155,7 +155,7 @@ def check_paths(args: Sequence[PathArg]) -> None:
     exists and is not a regular file, an output that is already a run file,
     and two paths of which one is written that name the same file."""
     for arg in args:
-        if arg.written:
+        if arg.written and not arg.run_file:  # a run file's own writer says why it cannot be written
             check_output(arg)
         if arg.written or arg.run_file:
             refuse_irregular(arg.path, arg.name)
@@ -171,25 +171,26 @@ def check_paths(args: Sequence[PathArg]) -> None:
     for arg in args:
         if arg.written and not arg.run_file and is_run_file(arg.path):
             raise FileRefused(f"{arg} is a run file, which it would overwrite: write to another file")
+    for arg in args:
+        if arg.new and os.path.lexists(arg.path):
+            what = "a symlink" if os.path.islink(arg.path) else "there"
+            raise FileRefused(f"{arg} is {what} already; {arg.name} makes a new file: choose another name")
 
 
 def check_output(arg: PathArg) -> None:
     """An output that could not be written is said before any work: an empty
-    name, a folder that is not there, a symlink to nothing, or (``new``)
-    anything already there."""
+    name, a folder that is not there, a symlink to nothing (``check_paths``
+    refuses a ``new`` one that is there already)."""
     if not arg.path:
         raise FileRefused(f"{arg.name} is an empty name: name the file to write")
-    if arg.new and os.path.lexists(arg.path):
-        what = "a symlink" if os.path.islink(arg.path) else "there"
-        raise FileRefused(f"{arg} is {what} already; {arg.name} makes a new file: choose another name")
     if os.path.islink(arg.path) and not os.path.exists(arg.path):
         raise FileRefused(f"{arg} is a symlink to nothing ({os.readlink(arg.path)!r}): remove it or write "
                           "to another file")
     folder = os.path.dirname(os.path.realpath(arg.path)) or "."
     if not os.path.isdir(folder):
-        raise FileRefused(f"{arg}: its folder {folder!r} does not exist")
+        raise FileRefused(f"{arg}: cannot write it: its folder {folder!r} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise FileRefused(f"{arg}: its folder {folder!r} cannot be written")
+        raise FileRefused(f"{arg}: cannot write it: its folder {folder!r} cannot be written to")
 
 
 def write_output(path: str, text: str, what: str) -> bool:

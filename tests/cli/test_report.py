@@ -201,7 +201,8 @@ def test_show_errors(run_cli):
 def test_show_svg_to_a_missing_folder_fails_before_drawing(run_cli, tmp_path):
     target = tmp_path / "missing" / "x.svg"
     result = run_cli("show", "catsdogs", "--size", "2x4", "--svg", str(target))
-    assert result.returncode == 1 and result.stderr.count("\n") == 1, result.stderr
+    # a bad argument, said before anything is drawn (issue 67: every output checked first)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
     assert "cannot write" in result.stderr and "missing" in result.stderr
     assert result.stdout == "", "nothing drawn"
     assert list(tmp_path.iterdir()) == []

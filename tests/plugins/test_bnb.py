@@ -17,6 +17,8 @@ import numpy as np
 import pytest
 from helpers import exe, run_bnb, run_until
 
+from boggle_opt.runs.records import RunFileError
+
 from boggle_opt.proofs import class_tasks
 from boggle_opt.proofs.board_classes import (
     BUCKETS_1, BUCKETS_3, ClassSpace, cell_buckets, class_name, count_classes, letter_mask, parse_buckets,
@@ -90,9 +92,9 @@ def test_resume_skips_finished_classes(dictionary: Callable[[str, str], Dictiona
     redone = {r["class"] for r in later if "class" in r} & {r["class"] for r in earlier if "class" in r}
     assert not redone
     assert len([r for r in later if "class" in r]) == len(classes) - len(classes) // 2
-    # other min scores or buckets do not count as finished
-    other, later, _ = run_bnb(Problem(d, geometry, resumed=earlier), min_score=120)
-    assert len([r for r in later if "class" in r]) == len(classes)
+    # a record of another min score is refused, as verify refuses it (issue 67: it was skipped)
+    with pytest.raises(RunFileError, match="is recorded at min score 110; the run's is 120"):
+        run_bnb(Problem(d, geometry, resumed=earlier), min_score=120)
 
 
 def test_a_class_whose_worker_always_dies_fails_the_proof_in_one_line(
