@@ -48,9 +48,23 @@ def read_word_file(path: str | Path) -> list[str]:
         raise WordListError(f"cannot read word list {str(p)!r}: {reason}") from None
     if len(data) > MAX_BYTES:
         raise WordListError(f"word list {str(p)!r} is larger than {MAX_BYTES // 2**20} MB; not a word list")
-    # Word lists are ASCII; anything else on a line makes that line unusable.
-    # utf-8-sig: a byte-order mark (Windows editors) is not part of the first word
-    return data.decode("utf-8-sig", errors="replace").splitlines()
+    return decode_word_file(data).splitlines()
+
+
+def decode_word_file(data: bytes) -> str:
+    """A word list's text: UTF-8 (utf-8-sig: a byte-order mark from a Windows
+    editor is not part of the first word), else the legacy 8-bit encoding of
+    word lists, Windows-1252 (ISO-8859-1 where a byte is not in it), so a
+    French or Swedish list saved the old way keeps its accented words. English
+    reads only a-z, so its words come out the same either way."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")  # every byte is a character here
 
 
 def playable(word: str) -> bool:

@@ -217,3 +217,19 @@ def test_research_dictionary_points(dictionary, rule):
     for w in words:
         assert w.points == expected_points(rule, len(w.word)), w.word
     assert scorer.score(board) == sum(w.points for w in words)
+
+
+def test_a_list_in_a_legacy_encoding_keeps_its_accented_words(tmp_path: Path) -> None:
+    """A list given by path that is not UTF-8 is read as Windows-1252 (then
+    ISO-8859-1): a French list saved the old way keeps été and cœur."""
+    from boggle_opt.dictionary.wordlist import read_word_file
+
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("été\nnoël\ncafé\n".encode("latin-1"))
+    cp1252 = tmp_path / "cp1252.txt"
+    cp1252.write_bytes("cœur\n".encode("cp1252"))
+    utf8 = tmp_path / "utf8.txt"
+    utf8.write_bytes("\ufeffété\n".encode("utf-8"))
+    assert read_word_file(latin1) == ["été", "noël", "café"]
+    assert read_word_file(cp1252) == ["cœur"]
+    assert read_word_file(utf8) == ["été"]  # (its byte-order mark is no letter)
