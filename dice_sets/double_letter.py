@@ -24,7 +24,7 @@ BIG_DL = DiceSet(
     (CUBE, *"aaafrs aaeeee aafirs adennn aeeeem aeegmu aegmnn afirsy bbjkxz ccenst "
      "eiilst ceipst ddhnot dhhlor dhhnow dhlnor eiiitt eilpst emottt ensssu "
      "gorrvw iprsyy nootuw ooottu".split()),
-    aliases=("big-double-letter",),
+    aliases=("bigdl",),
 )
 
 

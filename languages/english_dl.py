@@ -21,7 +21,7 @@ ENGLISH_DL = Language(
     english_spell,
     wordlist="embedded",
     dice=("big-dl",),
-    aliases=("double-letter",),
+    aliases=("dl",),
     sources=(
         "Big Boggle's bonus Double Letter cube: ultraboardgames.com/boggle/big-boggle-game-rules.php; "
         "its faces An Er He In Qu Th: github.com/rtvu/boggle_engine (resource/big_boggle.txt)",
