@@ -27,14 +27,18 @@ from .trie import (
     tile_bit,
 )
 
-# A node's slot, after the node words: its points, and the stamp of the last
-# board that found its word; an alias (another way to spell a word) holds the
-# node of the word's first way instead, with ALIAS_BIT set.
-PTS_MASK: Final[i64] = (1 << 31) - 1
-ALIAS_BIT: Final[i64] = 1 << 31
-STAMP_SHIFT: Final[i64] = 32
-SLOT_CLEAR: Final[i64] = (1 << 32) - 1
-STAMP_MAX: Final[i64] = (1 << 30) - 1
+# A node's slot, after the node words: its points (47 bits: pow2 gives a word
+# of 45 letters 2**42), and the stamp of the last board that found its word;
+# an alias (another way to spell a word) holds the node of the word's first
+# way instead, with ALIAS_BIT set. The stamps wrap every 32,767 boards, when
+# they are cleared: a pass over the slots, a few steps a board.
+PTS_MASK: Final[i64] = (1 << 47) - 1
+ALIAS_BIT: Final[i64] = 1 << 47
+STAMP_SHIFT: Final[i64] = 48
+SLOT_CLEAR: Final[i64] = (1 << 48) - 1
+STAMP_MAX: Final[i64] = (1 << 15) - 1
+# the neighbourhood's credit words: a bit per tile below, the stamp above
+CREDIT_SHIFT: Final[i64] = 32
 # cells table, per cell: [letter bit, neighbours' letter bits, neighbour
 # count, up to 8 neighbours]
 NBR_LETTERS: Final[i64] = 1
@@ -443,8 +447,8 @@ def _dfs_wild(
                 if (s & ALIAS_BIT) != 0:
                     word = s & PTS_MASK
             c = credit[word]
-            if (c >> STAMP_SHIFT) != cstamp:
-                c = cstamp << STAMP_SHIFT
+            if (c >> CREDIT_SHIFT) != cstamp:
+                c = cstamp << CREDIT_SHIFT
             bit: i64 = tile_bit(wild)
             if (c & bit) == 0:
                 credit[word] = c | bit

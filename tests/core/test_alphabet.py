@@ -140,3 +140,36 @@ def test_english_dictionary_is_built_as_before() -> None:
     assert d.alphabet is ENGLISH and d.n_words == 3
     assert d.keys == [b"eat", b"qeen", b"tea"] and len(d.trie.aliases) == 0
     assert english_spell("Été") == ""
+
+
+def test_a_long_words_points_under_pow2_fit_its_slot() -> None:
+    """pow2 gives YAWL's 45-letter word 2**42 points: the scorer keeps them
+    (they once had to fit 31 bits beside the stamp, and YAWL's pow2 proofs
+    could not be verified). An 8x8 board's 64 cells, snaking along its
+    columns, spell a 48-letter word (2**45)."""
+    word = "pneumonoultramicroscopicsilicovolcanoconiosis" + "sis"
+    geometry = make_geometry(8, 8)
+    # column-major cells, every other column upside down: each next cell adjacent
+    order = [c * 8 + (r if c % 2 == 0 else 7 - r) for c in range(8) for r in range(8)]
+    cells = ["x"] * 64
+    for i, ch in enumerate(word):
+        cells[order[i]] = ch
+    board = "".join(cells)
+    pow2 = ScoringRule("pow2", "", lambda w: 2 ** (len(w) - 3))
+    d = Dictionary("test", [word, "pne", "sis"], pow2)
+    scorer = d.scorer(geometry)
+    assert scorer.score(board) == 2 ** 45 + 1 + 1
+    assert sum(w.points for w in scorer.words(board)) == 2 ** 45 + 2
+    for _ in range(3):  # the stamps of one board do not leak into the next
+        assert scorer.score("x" * 64) == 0 and scorer.score(board) == 2 ** 45 + 2
+
+
+def test_stamps_wrap_without_losing_a_word() -> None:
+    """A scorer's stamps wrap after 32,767 boards and are cleared then: the
+    scores stay right across the wrap."""
+    d = _dictionary(DOUBLE, ["the", "then", "thin", "tin", "hint", "there"])
+    scorer = d.scorer(make_geometry(3, 3))
+    board = DOUBLE.read("[th]ere[in]tnhe")
+    other = DOUBLE.read("[th]enxxxxxx")
+    for i in range(33_000):
+        assert scorer.score(board if i % 2 else other) == (5 if i % 2 else 2)  # the, then

@@ -5,12 +5,15 @@ record is still checked in full."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from boggle_opt.wordlists import system
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 FOLDERS = sorted(p for p in RESULTS.glob("*/") if p.is_dir()) if RESULTS.is_dir() else []
@@ -23,12 +26,33 @@ def test_results_are_small() -> None:
     assert total <= MAX_BYTES, f"results/ holds {total:,} bytes"
 
 
-@pytest.mark.parametrize("folder", [
-    pytest.param(f, marks=pytest.mark.research_lists(f.name.rsplit("-", 1)[1]), id=f.name) for f in FOLDERS
-])
+#: the system word lists (/usr/share/dict) by name: a proof in another language
+SYSTEM = {entry.name: entry for entry in system.LISTS}
+
+
+def _needs(folder: Path) -> list[pytest.MarkDecorator]:
+    """A research list by marker; a system list is looked for in the test."""
+    name = folder.name.rsplit("-", 1)[1]
+    return [] if name in SYSTEM else [pytest.mark.research_lists(name)]
+
+
+def _system_list(name: str) -> None:
+    """Skip without the system list, naming its package (fail under CI, as
+    without a research list)."""
+    path = system.path_of(SYSTEM[name])
+    if not path.is_file():
+        reason = f"needs the system word list {name} ({path}); {system.how_to_get(SYSTEM[name])}"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must have the system word lists (.ci/run installs them): {reason}")
+        pytest.skip(reason)
+
+
+@pytest.mark.parametrize("folder", [pytest.param(f, marks=_needs(f), id=f.name) for f in FOLDERS])
 def test_each_folder_verifies_as_one_proof(
     folder: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]
 ) -> None:
+    if folder.name.rsplit("-", 1)[1] in SYSTEM:
+        _system_list(folder.name.rsplit("-", 1)[1])
     files = sorted(folder.glob("*.jsonl.gz"))
     assert files, f"{folder.name} holds no run file"
     result = run_cli("verify", "--recheck", "0", "--budget", "4", *map(str, files))
