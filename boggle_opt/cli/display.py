@@ -112,12 +112,14 @@ def _known(value: Stat) -> bool:
 
 
 def _budget_short(state: RunState) -> str:
-    """What is left of a time or evaluation budget, "" if there is none."""
+    """What is left of a time or evaluation budget, "" if there is none (in
+    the words of a searcher's own time left: a line shows one or the other,
+    and the short form leaves room for a 4x4 board within 80 columns)."""
     b = state.budget
     if b.seconds is not None:
-        return f"budget left {max(0.0, b.seconds - state.elapsed()):,.0f} s"
+        return f"left {max(0.0, b.seconds - state.elapsed()):,.0f} s"
     if b.evaluations is not None:
-        return f"budget left {max(0, b.evaluations - state.evaluations):,} evals"
+        return f"left {max(0, b.evaluations - state.evaluations):,} evals"
     return ""
 
 
@@ -188,9 +190,10 @@ def status_line(state: RunState, shown: Callable[[str], str] = str, width: int =
     if proof.is_proof(state.stats):
         return _fit(head, _proof_figures(state), width)
     figures = _search_figures(state)
-    board = shown(state.best_board)
-    if state.best_score >= 0 and len(" ".join([head, *figures, board])) <= width:
-        figures.insert(1, board)
+    if state.best_score >= 0:
+        board = shown(state.best_board)
+        if len(" ".join([head, *figures, board])) <= width:
+            figures.insert(1, board)
     own = [f"{key}={_fmt(value)}" for key, value in state.stats.items() if key not in _OWN_WORDS and _known(value)]
     return _fit(_fit(head, figures, width), own, width)
 
