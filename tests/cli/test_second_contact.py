@@ -262,8 +262,10 @@ def test_plain_progress_of_a_proof_and_of_longword(run_cli: Cli, cli_env: dict[s
     lines = _status_lines(proof.stderr)
     assert any("warm-up climb choosing the min score" in line for line in lines), proof.stderr
     assert any(" classes " in line and "/2,862 (" in line for line in lines), proof.stderr
-    longword = run_cli("run", "--searcher", "longword", "--size", "3x3", "--time", "4", "--progress", "plain",
-                       "--progress-every", "1")
+    # 5-cell words, for evaluations: 9-cell ones take its setup 8 s of CPU,
+    # which a 4 s time budget does not cut short (120 s and more on a busy machine)
+    longword = run_cli("run", "--searcher", "longword", "--size", "3x3", "-o", "length", "5", "--evals", "20000",
+                       "--progress", "plain", "--progress-every", "0.2")
     assert longword.returncode == 0, longword.stderr
     _check_plain(longword.stderr)
 
