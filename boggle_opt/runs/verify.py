@@ -577,7 +577,7 @@ def _witness(proof: ProofFacts, reader: _Reader, result: Verified, recheck: int 
         say(f"witnesses: the one-change neighbours of {counted(len(found), 'board')}", False)
         witnessed.closure_tried = closure(problem, found, list(reader.found.items()), min_score, CLOSURE)
         hop_budget, resolving, pure_share = shares(result.budget, reader.cpu)
-        say(f"witnesses: basin hops for {hop_budget:.0f} s", False)
+        say(f"witnesses: basin hops for {hop_budget:.0f} s of CPU", False)  # not the wall clock
         hops(problem, found, min_score, hop_budget, seed, witnessed)
         chosen = reader.chooser.chosen()
         if recheck == 0 or not chosen:

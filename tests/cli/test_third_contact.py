@@ -131,3 +131,15 @@ def test_a_proofs_time_left_waits_for_the_fitted_cost_model() -> None:
     assert not calibration.fitted
     calibration.add(float(FIT_AFTER), 0.1 * FIT_AFTER ** 2)
     assert calibration.fitted and calibration.time_left(10.0) is not None
+
+
+def test_verify_says_its_hops_are_cpu_seconds(run_cli: Cli, tmp_path: Path) -> None:
+    """``witnesses: basin hops for 28 s (unchanged for 2 min)``: the 28 s is
+    CPU, and the status line's own count is the wall clock."""
+    out = tmp_path / "p.jsonl"
+    made = run_cli("run", "--searcher", "bnb", "--size", "2x2", "-o", "min-score", "5", "--out", str(out),
+                   "--progress", "none")
+    assert made.returncode == 0, made.stderr
+    checked = run_cli("verify", str(out))
+    assert checked.returncode == 0, checked.stderr
+    assert re.search(r"^verify: witnesses: basin hops for \d+ s of CPU$", checked.stderr, re.M), checked.stderr
