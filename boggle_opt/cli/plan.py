@@ -241,6 +241,11 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     main_mb = rss_mb()
 
     workers = min(ns.jobs, os.cpu_count() or 1, len(sample))
+    # said before the minutes of solving: --jobs 64 on 2 cores solves on 2
+    where = "in this process" if ns.jobs == 1 else f"on {workers} worker {'process' if workers == 1 else 'processes'}"
+    capped = f" (--jobs {ns.jobs}: {os.cpu_count() or 1} cores here)" if ns.jobs > 1 and workers < ns.jobs else ""
+    w.field("solving", f"the sample's {len(sample):,} classes {where}{capped}")
+    out.flush()
     switch_pct, switch_score = searcher.switch_settings(geometry)
     args = (dictionary.keys, dictionary.points, geometry.cols, geometry.rows, buckets, min_score,
             switch_pct, switch_score)

@@ -143,3 +143,16 @@ def test_verify_says_its_hops_are_cpu_seconds(run_cli: Cli, tmp_path: Path) -> N
     checked = run_cli("verify", str(out))
     assert checked.returncode == 0, checked.stderr
     assert re.search(r"^verify: witnesses: basin hops for \d+ s of CPU$", checked.stderr, re.M), checked.stderr
+
+
+def test_plan_says_how_many_workers_solve_its_sample(run_cli: Cli) -> None:
+    """``--jobs 64`` on 2 cores runs 2 workers: nothing said so."""
+    import os
+
+    r = run_cli("plan", "--size", "3x3", "--sample", "4", "--jobs", "64", "-o", "min-score", "500")
+    assert r.returncode == 0, r.stderr
+    cores = os.cpu_count() or 1
+    where = f"on {min(4, cores)} worker process" if cores > 1 else "on 1 worker process"
+    said = " ".join(r.stdout.replace("\n\t", " ").split())
+    assert f"solving the sample's 4 classes {where}" in said, r.stdout
+    assert f"(--jobs 64: {cores} cores here)" in said, r.stdout
