@@ -146,7 +146,8 @@ def test_verify_says_its_hops_are_cpu_seconds(run_cli: Cli, tmp_path: Path) -> N
 
 
 def test_plan_says_how_many_workers_solve_its_sample(run_cli: Cli) -> None:
-    """``--jobs 64`` on 2 cores runs 2 workers: nothing said so."""
+    """``--jobs 64`` on 2 cores runs 2 workers: nothing said so; and while it
+    solves, a running figure (it printed only its header for 7 minutes)."""
     import os
 
     r = run_cli("plan", "--size", "3x3", "--sample", "4", "--jobs", "64", "-o", "min-score", "500")
@@ -156,3 +157,6 @@ def test_plan_says_how_many_workers_solve_its_sample(run_cli: Cli) -> None:
     said = " ".join(r.stdout.replace("\n\t", " ").split())
     assert f"solving the sample's 4 classes {where}" in said, r.stdout
     assert f"(--jobs 64: {cores} cores here)" in said, r.stdout
+    final = re.search(r"^plan: 4 of 4 classes solved; solving the proof: about (.*) of CPU so far$", r.stderr, re.M)
+    assert final, r.stderr
+    assert re.search(rf"CPU\t.*solving {re.escape(final.group(1))}", r.stdout), r.stdout  # the same figure
