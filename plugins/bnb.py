@@ -477,7 +477,9 @@ class _Stats:
         elapsed = time.monotonic() - self.started
         left = ""
         if self.calibration is not None:
-            seconds = self.calibration.time_left(elapsed)
+            # not before the exponent is fitted to the first classes: the
+            # linear guess was 2-3x the truth, and halved as the fit came in
+            seconds = self.calibration.time_left(elapsed) if self.calibration.fitted else None
             left = "" if seconds is None else proof.duration(seconds)
         elif self.work_done > 0 and self.work_total > 0:
             left = proof.duration(elapsed * (self.work_total - self.work_done) / self.work_done)

@@ -112,12 +112,14 @@ def _known(value: Stat) -> bool:
 
 
 def _budget_short(state: RunState) -> str:
-    """What is left of a time or evaluation budget, "" if there is none."""
+    """What is left of a time or evaluation budget, "" if there is none (in
+    the words of a searcher's own time left: a line shows one or the other,
+    and the short form leaves room for a 4x4 board within 80 columns)."""
     b = state.budget
     if b.seconds is not None:
-        return f"budget left {max(0.0, b.seconds - state.elapsed()):,.0f} s"
+        return f"left {max(0.0, b.seconds - state.elapsed()):,.0f} s"
     if b.evaluations is not None:
-        return f"budget left {max(0, b.evaluations - state.evaluations):,} evals"
+        return f"left {max(0, b.evaluations - state.evaluations):,} evals"
     return ""
 
 
@@ -188,9 +190,10 @@ def status_line(state: RunState, shown: Callable[[str], str] = str, width: int =
     if proof.is_proof(state.stats):
         return _fit(head, _proof_figures(state), width)
     figures = _search_figures(state)
-    board = shown(state.best_board)
-    if state.best_score >= 0 and len(" ".join([head, *figures, board])) <= width:
-        figures.insert(1, board)
+    if state.best_score >= 0:
+        board = shown(state.best_board)
+        if len(" ".join([head, *figures, board])) <= width:
+            figures.insert(1, board)
     own = [f"{key}={_fmt(value)}" for key, value in state.stats.items() if key not in _OWN_WORDS and _known(value)]
     return _fit(_fit(head, figures, width), own, width)
 
@@ -202,6 +205,13 @@ def _wrapped(text: str, width: int = PLAIN_WIDTH) -> str:
         return text
     return "\n".join(textwrap.wrap(text, width, subsequent_indent="  ", break_long_words=False,
                                    break_on_hyphens=False))
+
+
+def _steady(grid: str) -> str:
+    """A drawn board with each row as wide as two columns a cell: a row
+    ending in ``Qu`` is one wider than one ending in a letter, and the
+    panel's figures beside the board moved by a column when one came."""
+    return "\n".join(line.ljust(3 * len(line.split()) - 1) for line in grid.splitlines())
 
 
 class RichDisplay:
@@ -242,8 +252,9 @@ class RichDisplay:
         figures.add_row("elapsed", f"{state.elapsed():.1f} s")
         figures.add_row("budget left", _budget_left(state))
         for key, value in state.stats.items():
-            figures.add_row(key, _fmt(value))
-        board = Text(self.grid(state.best_board) if state.best_board else "", style="bold cyan")
+            if key != "best":  # the searcher's own best is the best score above
+                figures.add_row(key, _fmt(value))
+        board = Text(_steady(self.grid(state.best_board)) if state.best_board else "", style="bold cyan")
         top = Table.grid(padding=(0, 4))
         top.add_row(board, figures)
         history = sparkline(state.history, state.elapsed())
@@ -280,7 +291,9 @@ class RichDisplay:
             share = f" ({100 * done / total:.1f}%)" if isinstance(done, int) and isinstance(total, int) and total else ""
             figures.add_row("classes done", f"{_fmt(done)} / {_fmt(total)}{share}")
             figures.add_row("rate", f"{_fmt(stats.get(proof.RATE, 0.0))} classes/s")
-            figures.add_row("time left", str(stats.get("time left") or "-"))
+            # no figure until the cost model is fitted to the first classes:
+            # before, it was 2-3x the truth and fell by half as it was fitted
+            figures.add_row("time left", str(stats.get("time left") or "estimating"))
         figures.add_row("elapsed", f"{state.elapsed():.1f} s")
         if not climbing:
             workers = stats.get("workers", 0)
@@ -289,8 +302,12 @@ class RichDisplay:
             # one-job proof solves a class in this process, without new stats
             age = _oldest_age(stats)
             oldest = "" if age is None else f", oldest {proof.duration(age)}"
-            figures.add_row("in flight", f"{_fmt(tasks)} {_plural(tasks, 'task')} on "
-                            f"{_fmt(workers)} {_plural(workers, 'worker')}{oldest}")
+            # a few tasks more than workers are handed out, to keep them busy:
+            # say how many run and how many wait (not "3 tasks on 2 workers")
+            running = min(tasks, workers) if isinstance(tasks, int) and isinstance(workers, int) else tasks
+            queued = tasks - running if isinstance(tasks, int) and isinstance(running, int) else 0
+            waiting = f", {_fmt(queued)} {_plural(queued, 'task')} queued" if queued else ""
+            figures.add_row("workers", f"{_fmt(running)} of {_fmt(workers)} busy{waiting}{oldest}")
             figures.add_row("failures", f"{_fmt(stats.get(proof.FAILED, 0))} "
                             f"({_fmt(stats.get('tasks split', 0))} split, {_fmt(stats.get('retries', 0))} retried)")
             figures.add_row("largest tree", f"{_fmt(stats.get('largest tree', 0))} nodes")
@@ -303,7 +320,7 @@ class RichDisplay:
             figures.add_row(f"boards >= {min_text}", f"{found:,}{top}")
         if state.budget.seconds is not None or state.budget.evaluations is not None:
             figures.add_row("budget left", _budget_left(state))
-        board = Text(self.grid(state.best_board) if state.best_board else "", style="bold cyan")
+        board = Text(_steady(self.grid(state.best_board)) if state.best_board else "", style="bold cyan")
         top_row = Table.grid(padding=(0, 3))
         top_row.add_row(board, figures)
         parts: list[Any] = [top_row]

@@ -169,9 +169,10 @@ class _Progress:
         self.status = StatusLine("plan", clock)
         self.started = False
 
-    def show(self, done: int) -> None:
+    def show(self, done: int, so_far: str = "") -> None:
         end = done == self.total
-        self.status.show(f"{done} of {self.total} classes solved", update=self.started and not end)
+        more = f"; {so_far}" if so_far else ""
+        self.status.show(f"{done} of {self.total} classes solved{more}", update=self.started and not end)
         self.started = True
         if end:
             self.status.keep()
@@ -241,10 +242,26 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     main_mb = rss_mb()
 
     workers = min(ns.jobs, os.cpu_count() or 1, len(sample))
+    # said before the minutes of solving: --jobs 64 on 2 cores solves on 2
+    where = "in this process" if ns.jobs == 1 else f"on {workers} worker {'process' if workers == 1 else 'processes'}"
+    capped = f" (--jobs {ns.jobs}: {os.cpu_count() or 1} cores here)" if ns.jobs > 1 and workers < ns.jobs else ""
+    w.field("solving", f"the sample's {len(sample):,} classes {where}{capped}")
+    out.flush()
     switch_pct, switch_score = searcher.switch_settings(geometry)
     args = (dictionary.keys, dictionary.points, geometry.cols, geometry.rows, buckets, min_score,
             switch_pct, switch_score)
-    solved, dispatch_cpu = _solve(ns, sample, args, workers, buckets, label, min_score)
+    place = {c: i for i, c in enumerate(sample)}
+
+    def so_far(done: list[Measured]) -> str:
+        # the strata solved so far, scaled up to the whole proof: a running
+        # figure while the sample takes minutes (and the last one an
+        # interrupt leaves on the screen)
+        strata = [picked.strata[place[m.result.task.cls]] for m in done]
+        covered = sum(picked.sizes[s] for s in set(strata))
+        scaled = scale_up([m.cpu for m in done], strata, picked.sizes).total * sum(picked.sizes) / covered
+        return f"solving the proof: about {_hours(scaled)} of CPU so far"
+
+    solved, dispatch_cpu = _solve(ns, sample, args, workers, buckets, label, min_score, so_far)
     by_class = {m.result.task.cls: m for m in solved}
     measured = [by_class[c] for c in sample]  # in the draw's order, beside their strata
     cpu = [m.cpu for m in measured]
@@ -341,7 +358,7 @@ def _climb(ns: argparse.Namespace, regs: Registries, dictionary: Any, seconds: f
 
 def _solve(
     ns: argparse.Namespace, sample: list[tuple[int, ...]], args: tuple[Any, ...], workers: int,
-    buckets: list[list[str]], label: str, min_score: int,
+    buckets: list[list[str]], label: str, min_score: int, so_far: Callable[[list[Measured]], str],
 ) -> tuple[list[Measured], float]:
     """The sample solved in ``workers`` worker processes (in this process for
     a run of one job, as the proof would), with progress on stderr; and the
@@ -353,8 +370,11 @@ def _solve(
     solved: list[Measured] = []
     first = after = 0.0
     try:
-        for c in sample:
-            session.submit(ClassTask(c))
+        # in a seeded shuffle, not the draw's order (cheapest strata first):
+        # the classes solved so far are then a fair part of the sample, for
+        # the running figure (each class's CPU is the same in any order)
+        for i in np.random.default_rng([ns.seed, 2]).permutation(len(sample)):
+            session.submit(ClassTask(sample[int(i)]))
         progress.show(0)
         while len(solved) < len(sample):
             for item in session.collect(0.25):
@@ -369,7 +389,7 @@ def _solve(
                     written.write(" ".join(class_letters(m.result.task.cls, buckets)) + f"\t{m.cpu:.3f}\n")
                     written.flush()
             after = time.process_time()
-            progress.show(len(solved))
+            progress.show(len(solved), so_far(solved) if solved else "")
     except BaseException:
         progress.interrupt()
         raise

@@ -355,6 +355,11 @@ class Calibration:
         self.costs.append(cost)
         self.seconds.append(seconds)
 
+    @property
+    def fitted(self) -> bool:
+        """Whether enough classes are done for the exponent to be fitted."""
+        return len(self.costs) >= FIT_AFTER
+
     def fit(self) -> float:
         """The exponent b, refitted as classes finish (1 until there are enough,
         or while their costs are all alike), kept within [0.5, 4]."""

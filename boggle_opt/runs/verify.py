@@ -668,7 +668,7 @@ def _witness(proof: ProofFacts, reader: _Reader, result: Verified, plan: Plan | 
                     plan, jobs, say)
         # the hops' share of what the re-solving cost (or of the budget, with none)
         hop_budget = hop_seconds(witnessed.resolve_seconds or result.budget)
-        say(f"witnesses: basin hops for {hop_budget:.0f} s", False)
+        say(f"witnesses: basin hops for {hop_budget:.0f} s of CPU", False)  # not the wall clock
         hops(problem, found, min_score, hop_budget, seed, witnessed)
         if witnessed.solved:
             say("one task solved again without the compiled kernel", False)

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import SMALL, exe, records, start_cli
+from helpers import SMALL, exe, records, start_cli, unwrapped
 
 def wait_for(predicate, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
@@ -42,7 +42,7 @@ def test_plain_progress_when_piped(run_cli, tmp_path):
     r = run_cli("run", *SMALL, "--evals", "20000")
     assert r.returncode == 0, r.stderr
     # plain progress: status lines and the stop line, nothing drawn, no terminal codes
-    lines = r.stderr.splitlines()
+    lines = unwrapped(r.stderr).splitlines()  # the stopped line wrapped to 80 columns
     assert lines and "\x1b[" not in r.stderr
     status = re.compile(r"^\[ *\d+\.\ds\] best \d[\d,]* [a-z]{9} evals [\d,]+ \([\d,]+/s\)")
     assert all(status.match(line) for line in lines[:-1]), r.stderr

@@ -45,8 +45,9 @@ def test_off_a_terminal_steps_at_once_updates_every_few_seconds(capsys: pytest.C
 
 
 def _until(done: Callable[[], bool]) -> bool:
-    """Wait (a few seconds at most) for the status line's thread to do it."""
-    stop = time.monotonic() + 5
+    """Wait for the status line's thread to do it: a generous ceiling, as a
+    busy machine may leave the thread waiting for its turn for seconds."""
+    stop = time.monotonic() + 60
     while not done():
         if time.monotonic() > stop:
             return False

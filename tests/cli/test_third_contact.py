@@ -1,13 +1,16 @@
 """What a new user tripped on at third contact (issue 70), each through the
 real command line: plain progress within 80 columns for a plugin's
-searcher with figures of its own."""
+searcher with figures of its own, and a live panel that says each figure
+once, holds still when a Qu comes, and says what runs and what waits."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from helpers import unwrapped
 
@@ -60,10 +63,100 @@ def test_plain_progress_of_a_plugin_searcher_fits_80_columns(run_cli: Cli, tmp_p
     assert r.returncode == 0, r.stderr
     lines = r.stderr.splitlines()
     status = [line for line in lines if line.startswith("[")]
-    assert status and all(" evals " in line and "budget left" in line for line in status), r.stderr
+    assert status and all(" evals " in line and " left " in line for line in status), r.stderr
     assert any("climb=" in line for line in status), r.stderr  # own figures, where they fit
     assert all(len(line) <= 80 for line in lines), "\n".join(line for line in lines if len(line) > 80)
     # the stopped line wrapped, not cut: it reads whole once joined
     assert unwrapped(r.stderr).rstrip().splitlines()[-1].startswith("stopped: budget of 20,000 evaluations "
                                                                     "reached (20,")
     assert unwrapped(r.stderr).rstrip().endswith(" done: the last batch finishes)")
+
+
+# -- the live panel ------------------------------------------------------------------
+
+
+def _panel(stats: dict[str, Any], board: str, searcher: str = "annealing") -> list[str]:
+    from rich.console import Console
+
+    from boggle_opt.boards import size_geometry
+    from boggle_opt.cli.display import RichDisplay
+    from boggle_opt.searching.driver import Budget, RunState
+
+    state = RunState(searcher, {}, Budget(seconds=60))
+    state.stats = dict(stats)
+    state.best_board, state.best_score = board, 17_626
+    state.boards = {board: 17_626}
+    console = Console(width=80, record=True, color_system=None)
+    display = RichDisplay(f"{searcher} · pow2 · 4x4 · embedded", size_geometry("4x4").grid, console)
+    display._state = state
+    console.print(display._render())
+    return console.export_text().rstrip("\n").splitlines()
+
+
+def test_the_panel_says_the_best_score_once() -> None:
+    """Annealing's panel showed ``best score 17,626`` and then ``best 17,626``
+    again among its own figures."""
+    text = "\n".join(_panel({"temperature": 120.0, "best": 17_626}, "drsmzeeyidltgooh"))
+    assert text.count("17,626") == 1, text
+    assert "temperature" in text
+
+
+def test_the_panel_holds_still_when_a_qu_comes() -> None:
+    """A row ending in ``Qu`` is a column wider than one ending in a letter:
+    the figures beside the board moved by one when one appeared."""
+    plain = _panel({"temperature": 120.0}, "drsmzeeyidltgooh")
+    with_qu = _panel({"temperature": 120.0}, "drsmzeeyidltgooq")  # Qu at the end of the last row
+    assert any("Qu" in line for line in with_qu)
+    column = [line.index("temperature") for line in plain if "temperature" in line]
+    assert column == [line.index("temperature") for line in with_qu if "temperature" in line]
+
+
+def test_a_proofs_panel_says_what_runs_and_waits_for_its_estimate() -> None:
+    """``3 tasks on 2 workers`` most of the time (a task more than workers is
+    handed out to keep them busy); the time left fell from 13 min to 7 as the
+    cost model was fitted: no figure until it is."""
+    stats = {"classes done": 12, "classes total": 2862, "classes/s": 4.0, "workers": 2, "tasks in flight": 3,
+             "min score": 500, "min score from": "given", "time left": ""}
+    text = "\n".join(_panel(stats, "perslatgsineters", "bnb"))
+    assert re.search(r"workers\s+2 of 2 busy, 1 task queued", text), text
+    assert re.search(r"time left\s+estimating", text), text
+
+
+def test_a_proofs_time_left_waits_for_the_fitted_cost_model() -> None:
+    from boggle_opt.proofs.board_classes import FIT_AFTER, Calibration
+
+    calibration = Calibration([1.0] * 100)
+    for i in range(FIT_AFTER - 1):
+        calibration.add(1.0 + i, 0.1 * (1 + i) ** 2)
+    assert not calibration.fitted
+    calibration.add(float(FIT_AFTER), 0.1 * FIT_AFTER ** 2)
+    assert calibration.fitted and calibration.time_left(10.0) is not None
+
+
+def test_verify_says_its_hops_are_cpu_seconds(run_cli: Cli, tmp_path: Path) -> None:
+    """``witnesses: basin hops for 28 s (unchanged for 2 min)``: the 28 s is
+    CPU, and the status line's own count is the wall clock."""
+    out = tmp_path / "p.jsonl"
+    made = run_cli("run", "--searcher", "bnb", "--size", "2x2", "-o", "min-score", "5", "--out", str(out),
+                   "--progress", "none")
+    assert made.returncode == 0, made.stderr
+    checked = run_cli("verify", str(out))
+    assert checked.returncode == 0, checked.stderr
+    assert re.search(r"^verify: witnesses: basin hops for \d+ s of CPU$", checked.stderr, re.M), checked.stderr
+
+
+def test_plan_says_how_many_workers_solve_its_sample(run_cli: Cli) -> None:
+    """``--jobs 64`` on 2 cores runs 2 workers: nothing said so; and while it
+    solves, a running figure (it printed only its header for 7 minutes)."""
+    import os
+
+    r = run_cli("plan", "--size", "3x3", "--sample", "4", "--jobs", "64", "-o", "min-score", "500")
+    assert r.returncode == 0, r.stderr
+    cores = os.cpu_count() or 1
+    where = f"on {min(4, cores)} worker process" if cores > 1 else "on 1 worker process"
+    said = " ".join(r.stdout.replace("\n\t", " ").split())
+    assert f"solving the sample's 4 classes {where}" in said, r.stdout
+    assert f"(--jobs 64: {cores} cores here)" in said, r.stdout
+    final = re.search(r"^plan: 4 of 4 classes solved; solving the proof: about (.*) of CPU so far$", r.stderr, re.M)
+    assert final, r.stderr
+    assert re.search(rf"CPU\t.*solving {re.escape(final.group(1))}", r.stdout), r.stdout  # the same figure

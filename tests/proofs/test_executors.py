@@ -263,6 +263,19 @@ def test_an_unreachable_scheduler_writes_no_run_file(
     assert not out.exists() or not out.read_text()
 
 
+def _outcomes_within(runner: "TaskRunner[str, str]", seconds: float) -> list[object]:
+    """The runner's outcomes, failing if they have not ended within ``seconds``
+    (a ceiling, not a speed): beside eight busy loops a LocalCluster's worker
+    once never came back after its death, and the test waited for ever."""
+    deadline = time.monotonic() + seconds
+    outcomes = []
+    for event in runner.events():  # None every heartbeat while it waits
+        assert time.monotonic() < deadline, f"not done after {seconds} s: {outcomes}"
+        if event is not None:
+            outcomes.append(event)
+    return outcomes
+
+
 def test_dask_reruns_the_tasks_queued_on_a_worker_that_died_uncounted() -> None:
     """One worker, one thread: while "die-later" runs, Dask queues another
     task on the worker, and each time the worker dies Dask fails both
@@ -278,7 +291,7 @@ def test_dask_reruns_the_tasks_queued_on_a_worker_that_died_uncounted() -> None:
     try:
         runner: TaskRunner[str, str] = TaskRunner(session, ["die-later", "a", "b", "c"], heartbeat=0.2,
                                                   window_per_worker=4)
-        outcomes = [e for e in runner.events() if e is not None]
+        outcomes = _outcomes_within(runner, 300)
     finally:
         session.close()
     assert sorted(e.task for e in outcomes if isinstance(e, Done)) == ["a", "b", "c"]
@@ -300,7 +313,7 @@ def test_a_task_that_always_kills_its_worker_is_reported_failed(executor: str, r
     session = chosen(ExecutorSettings(jobs=2)).open(WorkerSetup(dying_tasks.make, (), "t"))
     try:
         runner: TaskRunner[str, str] = TaskRunner(session, ["a", "die", "b", "c", "d", "e"], heartbeat=0.2)
-        outcomes = [e for e in runner.events() if e is not None]
+        outcomes = _outcomes_within(runner, 300)
     finally:
         session.close()
     done = sorted(e.task for e in outcomes if isinstance(e, Done))

@@ -159,7 +159,7 @@ def test_the_live_panel_of_a_proof_fits_80x24_with_a_proofs_numbers() -> None:
     lines = _panel_lines(state)
     text = "\n".join(lines)
     assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
-    for shown in ("430 / 1,068,363", "17.2 classes/s", "17.2 h", "4 tasks on 2 workers", "1,234,567 nodes",
+    for shown in ("430 / 1,068,363", "17.2 classes/s", "17.2 h", "2 of 2 busy, 2 tasks queued", "1,234,567 nodes",
                   "boards >= 3,500  1 (best 3,625)"):
         assert shown in text
     for hidden in ("evaluations", "/s)", "best over time", "best -1", "tasks/s", "candidates"):
@@ -167,7 +167,7 @@ def test_the_live_panel_of_a_proof_fits_80x24_with_a_proofs_numbers() -> None:
     assert "oldest" not in text  # no submit time in the stats: nothing said
     state.stats = {**stats, "oldest task since": time.time() - 125}
     lines = _panel_lines(state)
-    assert "4 tasks on 2 workers, oldest 2 min" in "\n".join(lines)
+    assert "2 of 2 busy, 2 tasks queued, oldest 2 min" in "\n".join(lines)
     assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
     state.stop_reason = "searcher finished"
     state.stats = {**stats, "classes done": 1_068_363, "tasks in flight": 0, "oldest task since": 0.0}
