@@ -32,7 +32,8 @@ def build(name: str, lines: Iterable[str], rule: ScoringRule, language: Language
     """Read a word list's words in ``language``, give each the rule's points
     and pack the trie (a key for each way the language's tiles spell a word)."""
     alphabet = language.alphabet
-    words = language.words(lines, rule.min_letters)
+    keyed = language.keyed(lines, rule.min_letters)
+    words = sorted(keyed)
     if not words:
         what = "a-z" if language is ENGLISH else f"{language.name}: {alphabet.describe()}"
         raise WordListError(
@@ -47,7 +48,7 @@ def build(name: str, lines: Iterable[str], rule: ScoringRule, language: Language
                 "points must be whole numbers >= 0"
             )
         word_points.append(p)
-        pairs.extend((key, i) for key in alphabet.keys(word))
+        pairs.extend((key, i) for key in keyed[word])
     pairs.sort()
     keys = [k for k, _ in pairs]
     points = [word_points[i] for _, i in pairs]

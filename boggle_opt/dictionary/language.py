@@ -47,19 +47,26 @@ class Language:
     aliases: tuple[str, ...] = field(default=())
     sources: tuple[str, ...] = field(default=())
 
-    def words(self, lines: Iterable[str], min_letters: int = MIN_LETTERS) -> list[str]:
-        """The distinct words of a list's lines, sorted: spelled, of at least
+    def keyed(self, lines: Iterable[str], min_letters: int = MIN_LETTERS) -> dict[str, list[bytes]]:
+        """The distinct words of a list's lines, each with its trie keys (every
+        way the tiles spell it; ``Alphabet.keys``): spelled, of at least
         ``min_letters`` letters, and spelled by the tiles in at least one way."""
         alphabet = self.alphabet
-        out: set[str] = set()
+        out: dict[str, list[bytes]] = {}
         for line in lines:
             entry = line.strip()
             if not entry:
                 continue
             word = self.spell(entry)
-            if len(word) >= min_letters and word not in out and alphabet.keys(word):
-                out.add(word)
-        return sorted(out)
+            if len(word) >= min_letters and word not in out:
+                keys = alphabet.keys(word)
+                if keys:
+                    out[word] = keys
+        return out
+
+    def words(self, lines: Iterable[str], min_letters: int = MIN_LETTERS) -> list[str]:
+        """The distinct words of a list's lines, sorted (``keyed``'s words)."""
+        return sorted(self.keyed(lines, min_letters))
 
 
 #: English, as every list was read before languages: a-z, ``q`` is Qu
