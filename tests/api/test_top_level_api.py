@@ -62,7 +62,7 @@ def test_import_needs_no_pytest_and_loads_no_plugins(tmp_path) -> None:
         "'boggle_opt.wordlists.'))]))\n"
     )
     result = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path,
-                            capture_output=True, text=True, timeout=60)
+                            capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == []
 

@@ -114,7 +114,7 @@ def test_stdin_not_utf8(cli_env, tiny_list):
     env = dict(cli_env, PYTHONIOENCODING="utf-8:strict")
     result = subprocess.run(
         [exe(), "score", "-", "--wordlist", tiny_list],
-        input=b"ab\xffc\n", capture_output=True, env=env, timeout=60,
+        input=b"ab\xffc\n", capture_output=True, env=env, timeout=300,
     )
     assert_one_line_error(result, "not a letter")
 
@@ -123,7 +123,7 @@ def test_stdin_closed(cli_env, tiny_list):
     """``boggle-opt score - <&-``: there is no standard input at all."""
     result = subprocess.run(
         [exe(), "score", "-", "--wordlist", tiny_list],
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, env=cli_env, timeout=60,
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, env=cli_env, timeout=300,
         preexec_fn=lambda: os.close(0),
     )
     assert_one_line_error(result, "standard input")
@@ -266,14 +266,14 @@ def test_bad_command_line(run_cli, args, needles):
 )
 def test_numbers_out_of_range(cli_env, args, needles):
     # a timeout: an infinite budget must not start a run that never ends
-    result = subprocess.run([exe(), *args], capture_output=True, text=True, env=cli_env, timeout=60)
+    result = subprocess.run([exe(), *args], capture_output=True, text=True, env=cli_env, timeout=300)
     assert_one_line_error(result, *needles)
 
 
 def test_a_device_as_word_list_is_refused_at_once(cli_env):
     """``/dev/zero`` never ends: it is refused, not read until memory runs out."""
     result = subprocess.run([exe(), "score", "abcd", "--wordlist", "/dev/zero"],
-                            capture_output=True, text=True, env=cli_env, timeout=60)
+                            capture_output=True, text=True, env=cli_env, timeout=300)
     assert_one_line_error(result, "/dev/zero", "not a file")
 
 
@@ -294,7 +294,7 @@ def test_a_word_list_from_a_pipe_is_read(run_cli, tmp_path):
     try:
         result = run_cli("score", "cat", "--size", "3x1", "--wordlist", str(fifo), "--no-cache")
     finally:
-        writer.wait(timeout=60)
+        writer.wait(timeout=300)
     assert result.returncode == 0, result.stderr
     assert "(2 words)" in result.stdout
 

@@ -691,7 +691,7 @@ def test_huge_and_negative_numbers_run_or_one_line(data: st.DataObject, registri
     if command == "run":
         args += ["--searcher", searcher] + (["-o", "min-score", "40"] if searcher == "bnb" else [])
     args += [*option.split(), value]
-    result = subprocess.run([exe(), *args], capture_output=True, text=True, timeout=60,
+    result = subprocess.run([exe(), *args], capture_output=True, text=True, timeout=300,
                             env={**os.environ, "NO_COLOR": "1"})
     assert "Traceback" not in result.stdout + result.stderr, result.stderr
     stopped = result.returncode == 3 and searcher == "bnb" and "--resume" in result.stdout + result.stderr

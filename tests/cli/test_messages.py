@@ -85,7 +85,7 @@ def plugin(tmp_path: Path, action: str, when: str) -> Path:
 
 def score_with(path: Path, cli_env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run([exe(), "score", "--plugin", str(path), "--wordlist", "odd", "abcd"],
-                          capture_output=True, text=True, env=cli_env, timeout=60)
+                          capture_output=True, text=True, env=cli_env, timeout=300)
 
 
 def test_a_word_list_loader_that_raises_is_one_line(tmp_path: Path, cli_env: dict[str, str]) -> None:
@@ -93,7 +93,7 @@ def test_a_word_list_loader_that_raises_is_one_line(tmp_path: Path, cli_env: dic
     assert_one_line_error(score_with(path, cli_env), "plugin 'odd_raises' (local file)", "word list 'odd'",
                           "RuntimeError: disk on fire and more")
     r = subprocess.run([exe(), "run", "--plugin", str(path), "--wordlist", "odd", *SMALL, "--evals", "100",
-                        "--progress", "none"], capture_output=True, text=True, env=cli_env, timeout=60)
+                        "--progress", "none"], capture_output=True, text=True, env=cli_env, timeout=300)
     assert_one_line_error(r, "plugin 'odd_raises' (local file)", "RuntimeError: disk on fire")
 
 
@@ -109,7 +109,7 @@ def test_a_searcher_that_calls_sys_exit_is_named(tmp_path: Path, cli_env: dict[s
     out = tmp_path / "run.jsonl"
     r = subprocess.run([exe(), "run", "--plugin", str(plugin(tmp_path, "exits", "search")), "--searcher", "odd",
                         "--size", "2x2", "--progress", "none", "--out", str(out)],
-                       capture_output=True, text=True, env=cli_env, timeout=60)
+                       capture_output=True, text=True, env=cli_env, timeout=300)
     assert_one_line_error(r, "plugin 'odd_exits' (local file) called sys.exit(3)")
     (finish,) = [rec for rec in records(out) if rec["type"] == "finish"]
     assert "sys.exit(3)" in finish["stop_reason"]
@@ -126,7 +126,7 @@ def test_an_interrupt_inside_a_plugin_says_interrupted(tmp_path: Path, cli_env: 
 def test_a_searcher_refusing_its_options_is_said_once(progress: str, cli_env: dict[str, str]) -> None:
     """``stopped: <the error>`` came before the error itself."""
     r = subprocess.run([exe(), "run", "--searcher", "longword", "--size", "2x2", "-o", "length", "99",
-                        "--progress", progress], capture_output=True, text=True, env=cli_env, timeout=60)
+                        "--progress", progress], capture_output=True, text=True, env=cli_env, timeout=300)
     assert_one_line_error(r, "-o length 99 does not fit a 2x2 board")
     assert r.stdout == ""
 
@@ -134,12 +134,12 @@ def test_a_searcher_refusing_its_options_is_said_once(progress: str, cli_env: di
 def test_a_huge_bad_board_is_echoed_cut_short(cli_env: dict[str, str]) -> None:
     """A 2 MB line of NULs came back as an 8 MB error line."""
     r = subprocess.run([exe(), "score", "-"], input=b"\0" * 2_000_000 + b"\n", capture_output=True,
-                       env=cli_env, timeout=60)
+                       env=cli_env, timeout=300)
     line = assert_one_line_error(r, "bad board", "\\x00")
     assert len(line) < 200, line[:300]
     # a long line of letters, and one for the wrong --size, alike
     for args in (["a" * 5000 + "1"], ["a" * 5000, "--size", "4x4"]):
-        r = subprocess.run([exe(), "score", *args], capture_output=True, env=cli_env, timeout=60)
+        r = subprocess.run([exe(), "score", *args], capture_output=True, env=cli_env, timeout=300)
         assert len(assert_one_line_error(r, "bad board", "5,0")) < 200
 
 
@@ -155,13 +155,13 @@ def test_a_full_disk_on_stdout_is_one_line_and_the_run_file_is_whole(
     out = tmp_path / "run.jsonl"
     with open("/dev/full", "w") as full:
         r = subprocess.run([exe(), "run", *SMALL, "--evals", "300", "--progress", "none", "--out", str(out)],
-                           stdout=full, stderr=subprocess.PIPE, text=True, env=cli_env, timeout=60)
+                           stdout=full, stderr=subprocess.PIPE, text=True, env=cli_env, timeout=300)
     one_line_error(r, "cannot write to standard output: No space left on device", f"'{out}'")
     assert r.returncode == 1
     assert records(out)[-1]["type"] == "finish"
     with open("/dev/full", "w") as full:
         r = subprocess.run([exe(), "score", "abcd"], stdout=full, stderr=subprocess.PIPE, text=True, env=cli_env,
-                           timeout=60)
+                           timeout=300)
     one_line_error(r, "cannot write to standard output: No space left on device")
 
 
@@ -173,11 +173,11 @@ def test_a_closed_stdout_pipe(tmp_path: Path, cli_env: dict[str, str]) -> None:
     os.close(read)
     try:
         r = subprocess.run([exe(), "run", *SMALL, "--evals", "300", "--progress", "none", "--out", str(out)],
-                           stdout=write, stderr=subprocess.PIPE, text=True, env=cli_env, timeout=60)
+                           stdout=write, stderr=subprocess.PIPE, text=True, env=cli_env, timeout=300)
         one_line_error(r, "cannot write to standard output: Broken pipe", f"'{out}'")
         assert records(out)[-1]["type"] == "finish"
         r = subprocess.run([exe(), "score", "abcd"], stdout=write, stderr=subprocess.PIPE, text=True,
-                           env=cli_env, timeout=60)
+                           env=cli_env, timeout=300)
         assert (r.returncode, r.stderr) == (141, "")
     finally:
         os.close(write)

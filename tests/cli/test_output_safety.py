@@ -23,7 +23,7 @@ TINY = ["--searcher", "annealing", "--evals", "200", "--seed", "1", "--progress"
 
 def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     # a short timeout: a FIFO that blocks open() fails the test, not the suite
-    return subprocess.run([exe(), *args], capture_output=True, text=True, env=env, timeout=60)
+    return subprocess.run([exe(), *args], capture_output=True, text=True, env=env, timeout=300)
 
 
 def refused(result: subprocess.CompletedProcess[str], *needles: str) -> None:

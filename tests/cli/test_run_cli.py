@@ -90,7 +90,7 @@ def test_rich_display_on_a_terminal(cli_env, tmp_path):
         if not chunk:
             break
         output += chunk
-    assert proc.wait(timeout=30) == 0
+    assert proc.wait(timeout=300) == 0
     text = output.decode("utf-8", "replace")
     # the live panel: its title, its figures and the searcher's own stats
     assert "hillclimb · standard · 3x3 · embedded" in text
@@ -104,7 +104,7 @@ def test_ctrl_c_keeps_and_prints_results(cli_env, tmp_path):
     proc = start_cli(["run", *SMALL, "--time", "60", "--out", str(out), "--progress", "plain"], cli_env, tmp_path)
     wait_for(lambda: improved_written(out))
     proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=30)
+    stdout, stderr = proc.communicate(timeout=300)
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert "# stopped: interrupted" in stdout

@@ -103,7 +103,7 @@ def test_stream_answers_each_board_as_it_arrives(cli_env, tmp_path):
             proc.stdin.flush()
             assert proc.stdout.readline().rstrip("\n") == expected
         proc.stdin.close()
-        assert proc.wait(timeout=60) == 0
+        assert proc.wait(timeout=300) == 0
     finally:
         watchdog.cancel()
         proc.kill()

@@ -220,7 +220,7 @@ def test_cli_kill_and_resume(
     proc = subprocess.Popen([exe(), *args, "--out", str(out)], cwd=tmp_path, env=cli_env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300
         while proc.poll() is None and time.monotonic() < deadline:
             if out.exists() and out.read_text().count('"class"') >= 40:
                 break

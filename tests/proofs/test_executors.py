@@ -26,6 +26,10 @@ ARGS = ["run", "--searcher", "bnb", "--size", "2x3", "--wordlist", "enable2k", "
         "--progress", "none", "--top", "1000"]
 CLASSES = 216
 
+# how long a test waits for what it needs before it calls the run hung: far
+# beyond what any machine needs, however busy (no test hangs on the clock)
+CEILING = 300
+
 
 def ranked(stdout: str) -> list[tuple[str, ...]]:
     return [tuple(line.split("\t")[1:3]) for line in stdout.splitlines()
@@ -68,7 +72,7 @@ def kill_a_worker_mid_run(cmd: list[str], out: Path, env: dict[str, str], cwd: P
     and wait for the run to end on its own (a hang fails the test)."""
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 300
         while proc.poll() is None and time.monotonic() < deadline:
             if out.exists() and out.read_text().count('"class"') >= 20:
                 break
@@ -165,8 +169,8 @@ def dask_cluster(port: int, env: dict[str, str], cwd: Path) -> Iterator[subproce
                                       env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         from distributed import Client
 
-        with Client(address, timeout=60) as client:  # type: ignore[no-untyped-call]
-            client.wait_for_workers(1, timeout=60)
+        with Client(address, timeout=300) as client:  # type: ignore[no-untyped-call]
+            client.wait_for_workers(1, timeout=300)
         yield procs[0]
     finally:
         for proc in reversed(procs):
@@ -200,7 +204,7 @@ def test_a_lost_dask_scheduler_is_a_clean_stop_and_resumes(
         run = subprocess.Popen([exe, *ARGS, "--scheduler", scheduler, "--out", str(out)], cwd=tmp_path,
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            deadline = time.monotonic() + 120
+            deadline = time.monotonic() + 300
             while run.poll() is None and time.monotonic() < deadline:
                 if out.exists() and out.read_text().count('"class"') >= 20:
                     break
@@ -339,7 +343,7 @@ def test_the_local_pool_runs_more_tasks_than_its_pipes_hold() -> None:
         started = time.monotonic()
         done = []
         for event in runner.events():
-            assert time.monotonic() - started < 60, f"hung after {len(done)} tasks"
+            assert time.monotonic() - started < CEILING, f"hung after {len(done)} tasks"
             if isinstance(event, Done):
                 done.append(event.task)
         assert sorted(done) == sorted(tasks)
@@ -361,12 +365,12 @@ def test_a_task_submitted_to_a_pool_that_just_broke_is_rerun() -> None:
         session.submit("die")
         started = time.monotonic()
         while not session.pool._broken:  # no public way to ask
-            assert time.monotonic() - started < 60, "the pool never broke"
+            assert time.monotonic() - started < CEILING, "the pool never broke"
             time.sleep(0.01)
         session.submit("a")  # raised BrokenProcessPool before the fix
         outcomes: list[Done[str, str] | Lost[str]] = []
         while len(outcomes) < 2:
-            assert time.monotonic() - started < 60, f"only {outcomes}"
+            assert time.monotonic() - started < CEILING, f"only {outcomes}"
             outcomes += session.collect(0.2)
     finally:
         session.close()
@@ -390,7 +394,7 @@ def test_a_worker_that_dies_holding_the_announcement_lock_does_not_hang_the_pool
         started = time.monotonic()
         outcomes = []
         for event in runner.events():
-            assert time.monotonic() - started < 60, f"hung after {outcomes}"
+            assert time.monotonic() - started < CEILING, f"hung after {outcomes}"
             if event is not None:
                 outcomes.append(event)
     finally:
@@ -416,12 +420,12 @@ def test_a_worker_started_by_the_last_submit_is_watched() -> None:
         session.submit("sleep:600")
         started = time.monotonic()
         while not session.running_on:  # the first worker is in its task
-            assert time.monotonic() - started < 60, "the first task never started"
+            assert time.monotonic() - started < CEILING, "the first task never started"
             assert session.collect(0.2) == []
         session.submit("die")  # starts the second worker
         outcomes: list[object] = []
         while not outcomes:
-            assert time.monotonic() - started < 60, "a dead worker went unnoticed"
+            assert time.monotonic() - started < CEILING, "a dead worker went unnoticed"
             outcomes += session.collect(0.2)
     finally:
         session.close()

@@ -33,7 +33,7 @@ def cli(env: dict[str, str], *args: str, memory: int | None = None) -> subproces
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
     # a short timeout: a FIFO that blocks open() fails the test, not the suite
-    return subprocess.run([exe(), *args], capture_output=True, text=True, env=env, timeout=60,
+    return subprocess.run([exe(), *args], capture_output=True, text=True, env=env, timeout=300,
                           preexec_fn=limit)
 
 
@@ -105,7 +105,7 @@ def test_a_fifo_as_lock_file_does_not_block_a_run(cli_env: dict[str, str], tmp_p
     assert result.returncode == 0, result.stderr
     # naming the holder reads the label: not a FIFO's, which would wait for a writer
     script = "import sys; from boggle_opt.runs.lock import describe_holder; print(describe_holder(sys.argv[1]))"
-    named = subprocess.run([sys.executable, "-c", script, str(out)], capture_output=True, text=True, timeout=30)
+    named = subprocess.run([sys.executable, "-c", script, str(out)], capture_output=True, text=True, timeout=300)
     assert named.stdout.strip() == "another process", named.stderr
 
 
@@ -169,7 +169,7 @@ def test_the_library_refuses_a_fifo_at_once(tmp_path: Path, call: str) -> None:
               "from boggle_opt.runs.lock import RunLock\npath = sys.argv[1]\n"
               f"try:\n    {call}\nexcept Exception as exc:\n    print(exc)\n")
     result = subprocess.run([sys.executable, "-c", script, str(fifo)], capture_output=True, text=True,
-                            timeout=30)
+                            timeout=300)
     assert f"run file {str(fifo)!r} is a FIFO, not a regular file" in result.stdout, result.stderr
 
 

@@ -32,7 +32,7 @@ def _run_file_asking_for(jobs: int, tmp_path: Path, cli_env: dict[str, str]) -> 
     out = tmp_path / "run.jsonl"
     made = subprocess.run([exe(), "run", *SMALL, "--size", "2x2", "--wordlist", str(words), "--evals", "200",
                            "--progress", "none", "--out", str(out)], capture_output=True, text=True, env=cli_env,
-                          timeout=60)
+                          timeout=300)
     assert made.returncode == 0, made.stderr
     lines = records(out)
     lines[0]["settings"]["jobs"] = jobs
@@ -48,13 +48,13 @@ def test_a_run_file_asking_for_too_many_jobs_is_refused(tmp_path: Path, cli_env:
     words.unlink()
     before = out.read_bytes()
     result = subprocess.run([exe(), "run", "--resume", str(out), "--evals", "200", "--progress", "none"],
-                            capture_output=True, text=True, env=cli_env, timeout=60)
+                            capture_output=True, text=True, env=cli_env, timeout=300)
     assert_one_line_error(result, str(out), f"jobs must be 1 to {MAX_JOBS}", str(TOO_MANY), "--jobs N")
     assert out.read_bytes() == before  # refused before the run file was touched
     # --jobs given again is within the cap: the run goes on
     words.write_text(WORDS, encoding="ascii")
     again = subprocess.run([exe(), "run", "--resume", str(out), "--evals", "200", "--jobs", "1",
-                            "--progress", "none"], capture_output=True, text=True, env=cli_env, timeout=60)
+                            "--progress", "none"], capture_output=True, text=True, env=cli_env, timeout=300)
     assert again.returncode == 0, again.stderr
 
 

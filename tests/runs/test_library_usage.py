@@ -185,7 +185,7 @@ def test_search_jobs(registries: Registries) -> None:
 def test_script_is_importable_without_running(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-c", f"import runpy; runpy.run_path({str(SCRIPT)!r}, run_name='x')"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0 and result.stdout == "", result.stderr
 

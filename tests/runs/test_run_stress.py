@@ -123,7 +123,7 @@ def test_removed_run_file_stops_the_run(
     proc = start(["run", *PROOF_3X3, "--out", str(out), "--progress", "none"], cli_env, tmp_path)
     wait_for(count_in(out, '"checkpoint"', 1), proc)
     out.unlink()
-    stdout, stderr = proc.communicate(timeout=60)
+    stdout, stderr = proc.communicate(timeout=300)
     assert proc.returncode == 1
     assert stderr.splitlines() == [
         f"boggle-opt: error: cannot write run file {str(out)!r}: the file was removed"
@@ -143,7 +143,7 @@ def test_termination_signal_ends_a_local_search_like_ctrl_c(
                  cli_env, tmp_path)
     wait_for(count_in(out, '"improved"', 1), proc)
     proc.send_signal(sig)
-    stdout, stderr = proc.communicate(timeout=30)
+    stdout, stderr = proc.communicate(timeout=300)
     assert proc.returncode == status, stderr
     assert "Traceback" not in stderr
     assert f"# stopped: terminated by {sig.name}" in stdout and "best board (" in stdout
@@ -171,7 +171,7 @@ def test_sigterm_ends_a_two_worker_proof(
         os.killpg(proc.pid, signal.SIGTERM)
     else:
         proc.send_signal(signal.SIGTERM)
-    stdout, stderr = proc.communicate(timeout=60)
+    stdout, stderr = proc.communicate(timeout=300)
     assert proc.returncode == 143, stderr
     assert "Traceback" not in stderr and "Error" not in stderr, stderr
     assert "# stopped: terminated by SIGTERM" in stdout and "best board (" in stdout
@@ -201,7 +201,7 @@ def test_second_writer_is_refused_naming_the_holder(
         assert [x["type"] for x in records(out)].count("start") == 1
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=30)
+        proc.communicate(timeout=300)
     assert proc.returncode == 130
 
 

@@ -58,7 +58,7 @@ def test_plan_stops_at_sigterm_after_its_climb(tmp_path: Path, cli_env: dict[str
             if line.startswith("min score"):
                 break
         proc.send_signal(signal.SIGTERM)
-        _, stderr = proc.communicate(timeout=30)
+        _, stderr = proc.communicate(timeout=300)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -60,7 +60,7 @@ def test_a_killed_worker_starts_again_and_the_run_goes_on(tmp_path: Path, cli_en
         wait_for(lambda: out.exists() and '"type": "improved"' in out.read_text() and len(_workers(proc.pid)) == 2, proc)
         victim = _workers(proc.pid)[0]
         victim.send_signal(signal.SIGKILL)
-        stdout, stderr = proc.communicate(timeout=60)
+        stdout, stderr = proc.communicate(timeout=300)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -44,7 +44,7 @@ def run(tmp_path: Path, name: str, text: str) -> subprocess.CompletedProcess[str
     script.write_text(text)
     # cwd away from the repository: its boggle_opt/ would shadow the compiled install
     return subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=300)
 
 
 def assert_guard_error(result: subprocess.CompletedProcess[str], script: str) -> None:
@@ -96,7 +96,7 @@ def test_a_call_under_the_guard_is_not_refused(tmp_path: Path) -> None:
         "    print(top, called, unguarded_call(), main())\n"
     )
     result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
-                            text=True, timeout=60)
+                            text=True, timeout=300)
     assert result.stdout.split() == ["look.py", "look.py", "None", "None"], result.stderr
 
 
@@ -143,7 +143,7 @@ def test_a_refusal_is_named_when_its_exit_status_is_lost(tmp_path: Path, monkeyp
     )
     # the worker is this child: its parent is this process, whose mark it leaves
     result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
-                            timeout=60, env={**os.environ, "TMPDIR": str(tmp_path)})
+                            timeout=300, env={**os.environ, "TMPDIR": str(tmp_path)})
     assert result.returncode == EXIT_RUN_AT_IMPORT, result.stderr
     assert [p.name for p in tmp_path.glob("*-refused.pickle")] == [f"boggle-opt-worker-{os.getpid()}-refused.pickle"]
     assert "starts a run at import time" in str(start_failed([-15, -15]))
