@@ -570,7 +570,9 @@ def _shards(
     if extra:
         w.comment("the script runs bnb's default buckets and switch; for the -o options above, use "
                   "the line below in your own script")
-    w.command([f"SHARDS={n}", f"SIZE={geometry.size}", f"WORDLIST={shlex.quote(wordlist)}",
+    # a language other than the list's own (--language) goes with every shard
+    language = [f"LANGUAGE={shlex.quote(ns.language)}"] if ns.language else []
+    w.command([f"SHARDS={n}", f"SIZE={geometry.size}", f"WORDLIST={shlex.quote(wordlist)}", *language,
                f"RULE={shlex.quote(ns.rule)}", f"MIN_SCORE={min_score}", "OUT=proof", "sbatch",
                f"--array=1-{n}", f"--cpus-per-task={jobs}", f"--mem-per-cpu={per_cpu}M", "--export=ALL",
                SLURM_SCRIPT])
@@ -579,7 +581,7 @@ def _shards(
                   "one, or plan at most 1000 shards")
     w.comment(f"or anywhere, once for each K from 1 to {n:,}:")
     w.command(["boggle-opt", "run", "--searcher", "bnb", "--size", geometry.size, "--wordlist",
-               shlex.quote(wordlist), "--rule", shlex.quote(ns.rule), "--min-score", str(min_score),
+               shlex.quote(wordlist), *(["--language", shlex.quote(ns.language)] if ns.language else []), "--rule", shlex.quote(ns.rule), "--min-score", str(min_score),
                *extra, "--shard", f"K/{n}", "--jobs", str(jobs), "--out", "shard-K.jsonl"])
     w.comment(f"then check them as one proof: boggle-opt verify --jobs {jobs} proof/shard-*.jsonl")
 
