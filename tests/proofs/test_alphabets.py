@@ -5,12 +5,15 @@ tiles are not a-z checked against brute force."""
 from __future__ import annotations
 
 import itertools
+import json
+import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
-from helpers import run_bnb
+from helpers import assert_one_line_error, run_bnb
 
-from boggle_opt.core.alphabet import ENGLISH, Alphabet, Tile
+from boggle_opt.core.alphabet import ENGLISH, MAX_BNB_TILES, Alphabet, Tile
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.trie import LATIN
 from boggle_opt.dictionary.dictionary import Dictionary
@@ -237,16 +240,81 @@ def test_bnb_refuses_a_symbol_that_separates_buckets(registries: Registries) -> 
         BranchAndBound().buckets(Geometry(2, 2), odd)
 
 
+#: a made-up word list in German tiles (the tests never ship a real list),
+#: of four letters, three of them past a-z (tile codes 26 and up): a board's
+#: other tiles spell nothing, so the best board is one of the 4 ** 9 boards
+#: of these letters, and the boards of these letters at or above a score
+#: are brute force's
+GERMAN_WORDS = ["äße", "ßäe", "üße", "äüße", "ßüe", "eßä", "üßä", "äßüe", "ßeü", "Äße", "äßeüä", "üäßeß"]
+GERMAN_LETTERS = "eßäü"
+
+needs_kernel = pytest.mark.skipif(
+    MAX_BNB_TILES < 32, reason="the bnb kernel takes alphabets of at most 26 tiles")
+
+
+@pytest.fixture(scope="module")
+def german(registries: Registries) -> Dictionary:
+    return Dictionary("tiny-german", GERMAN_WORDS, registries.rules.get("standard"), language=GERMAN)
+
+
+def _german_brute(d: Dictionary, geometry: Geometry) -> dict[str, int]:
+    scorer = d.scorer(geometry)
+    found: dict[str, int] = {}
+    for cells in itertools.product(GERMAN_LETTERS, repeat=geometry.n):
+        board = "".join(cells)
+        found[geometry.canonical(board)] = scorer.score(board)
+    return found
+
+
+@needs_kernel
+def test_a_german_proof_finds_what_brute_force_finds(german: Dictionary) -> None:
+    geometry = Geometry(3, 3)
+    brute = _german_brute(german, geometry)
+    min_score = sorted(brute.values(), reverse=True)[19]
+    boards, records, _ = run_bnb(Problem(german, geometry), min_score=min_score)
+    assert records[0]["buckets"] == "aeijouäöü bcdfgmpqvwxz hklnrstyß"
+    assert max(boards.values()) == max(brute.values())
+    ours = {b: s for b, s in boards.items() if set(b) <= set(GERMAN_LETTERS)}
+    assert ours == {b: s for b, s in brute.items() if s >= min_score}
+    split, split_records, _ = run_bnb(Problem(german, geometry), min_score=min_score, node_budget=300)
+    assert split == boards
+    assert any(k[-1] in "äöüß" for r in split_records if "split" in r for k in r["into"])
+
+
 @pytest.fixture
-def german_list(tmp_path_factory: pytest.TempPathFactory) -> Callable[[], str]:
-    def make() -> str:
-        path = tmp_path_factory.mktemp("german") / "tiny-german.txt"
-        path.write_text("\n".join(GERMAN_WORDS) + "\n", encoding="utf-8")
-        return str(path)
-    return make
+def german_list(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny-german.txt"
+    path.write_text("\n".join(GERMAN_WORDS) + "\n", encoding="utf-8")
+    return path
 
 
-#: a made-up word list in German tiles (the tests never ship a real list):
-#: ä ö ü ß are tile codes 26-29, past a-z
-GERMAN_WORDS = ["äße", "äßen", "ßäe", "öße", "büße", "süß", "süße", "üße", "müße", "ähre", "öre",
-                "Ähre", "öde", "böse", "räße"]
+@needs_kernel
+def test_a_german_proof_verifies(german_list: Path, tmp_path: Path,
+                                 run_cli: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    """``run --language german`` with a word list of German words, split
+    pieces and all, is a proof that ``verify`` passes and ``bound`` agrees."""
+    out = tmp_path / "proof.jsonl"
+    words = ["--language", "german", "--wordlist", str(german_list)]
+    r = run_cli("run", "--searcher", "bnb", "--size", "3x3", *words, "--min-score", "9",
+                "-o", "node-budget", "300", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert records[0]["settings"]["language"] == "german"
+    v = run_cli("verify", str(out))
+    assert v.returncode == 0, v.stderr
+    assert "verified:" in v.stdout
+    r = run_cli("bound", "eßäü eßäü eßäü eßäü eßäü eßäü eßäü eßäü eßäü", *words, "--min-score", "9")
+    assert r.returncode == 0, r.stderr
+    best = max(rec["score"] for rec in records if rec.get("type") == "improved")
+    assert f"\t{best}\n" in r.stdout
+
+
+def test_german_buckets_not_in_the_alphabet_are_one_line(
+        german_list: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    words = ["--language", "german", "--wordlist", str(german_list)]
+    r = run_cli("run", "--searcher", "bnb", "--size", "2x2", *words, "-o", "buckets", BUCKETS_3)
+    assert_one_line_error(r, "'äöüß' are in no bucket")
+    r = run_cli("run", "--searcher", "bnb", "--size", "2x2", *words, "-o", "buckets", BUCKETS_3 + "äöüß ñ")
+    assert_one_line_error(r, "'ñ' is not a tile")
+    r = run_cli("bound", "ñ a b c", *words)
+    assert_one_line_error(r, "'ñ' is not a tile")
