@@ -29,10 +29,11 @@ else:  # imported on first use (boggle_opt.lazy)
 
 from boggle_opt import hookimpl
 from boggle_opt.boards import board_text, steepest_ascent
-from boggle_opt.core.alphabet import ENGLISH, Alphabet
+from boggle_opt import Alphabet
 from boggle_opt.proofs.board_classes import (
     Calibration,
     ClassSpace,
+    LATIN,
     CostModel,
     buckets_label,
     cell_buckets,
@@ -176,13 +177,15 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                       "needs --min-score N, the same for every shard of the proof (a search's best, or "
                       "boggle-opt plan, suggests one)")
 
-    def buckets(self, geometry: Geometry, alphabet: Alphabet = ENGLISH) -> tuple[str, list[list[str]]]:
+    def buckets(self, geometry: Geometry, alphabet: Alphabet | None = None) -> tuple[str, list[list[str]]]:
         """The buckets' label (as run files record it) and each cell's buckets,
-        in the tiles of ``alphabet`` (the word list's language's)."""
+        in the tiles of ``alphabet`` (the word list's language's; None: English's)."""
         opts = self.options
-        symbols = alphabet.symbols
-        check_alphabet(alphabet.name, symbols)
-        default, default_corners = default_buckets(geometry, symbols, [t.letters for t in alphabet.tiles])
+        symbols, spellings = LATIN, None
+        if alphabet is not None:
+            symbols, spellings = alphabet.symbols, [t.letters for t in alphabet.tiles]
+            check_alphabet(alphabet.name, symbols)
+        default, default_corners = default_buckets(geometry, symbols, spellings)
         main = parse_buckets(opts.buckets or default, symbols)
         corner_text = opts.corner_buckets or ("" if opts.buckets else default_corners)
         corners = parse_buckets(corner_text, symbols) if corner_text else None
@@ -553,7 +556,7 @@ def _resumed_setup(
 
 def _resumed_classes(
     records: tuple[Mapping[str, Any], ...], geometry: Geometry, label: str, min_score: int,
-    score: Callable[[str], int], mine: set[str] | None = None, symbols: str = ENGLISH.symbols,
+    score: Callable[[str], int], mine: set[str] | None = None, symbols: str = LATIN,
 ) -> tuple[set[str], dict[str, list[str]], list[tuple[str, int]], list[str]]:
     """What an earlier segment did: the classes it finished, the parts left
     of those it split and did not finish, the boards it found, and notes of

@@ -24,7 +24,7 @@ else:  # imported on first use (boggle_opt.lazy)
 
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
-from ..core.trie import LATIN
+from ..core.trie import LATIN as LATIN  # English's symbols, for callers above the core
 
 #: docs/reference.md's buckets, found by heuristic search
 BUCKETS_2 = "aeiosuy bcdfghjklmnpqrtvwxz"
