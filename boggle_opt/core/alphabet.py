@@ -29,8 +29,9 @@ from .errors import BoardError
 #: the most tiles an alphabet holds: the trie keeps a node's children in a
 #: 32-bit mask (Polish needs 32 letters; Spanish, German, Swedish 27-30)
 MAX_TILES: Final = 32
-#: the most tiles an alphabet for branch and bound holds: a choice node packs a
-#: cell's letter set beside its position into one 32-bit arena word
+#: the most tiles one cell of a branch-and-bound class holds: a choice node
+#: packs a cell's letter set beside its position into one 32-bit arena word
+#: (relative to the class's own set for the cell where the alphabet is wider)
 MAX_BNB_TILES: Final = 26
 #: trie keys are bytes, a tile's code plus this (``a`` for English's first tile)
 KEY_BASE: Final = 97

@@ -25,7 +25,7 @@ from .orderly import OrderlyBound
 from .arena import BOUND
 from .builder import TreeBuilder
 from .tree import Tree, cell_order, class_cell_order
-from .trie import PackedTrie, popcount26
+from .trie import PackedTrie, popcount26, tile_bit
 
 
 # The de-duplicating force (build_forced) by default: on boards of at least
@@ -92,6 +92,11 @@ class ClassSolver:
     order: list[int]
     symbols: str  # the alphabet's tiles in code order (the boards it returns)
     order_by_class: bool
+    # a wide alphabet (more than 26 tiles, ``builder.BNB_TILES``): the trees'
+    # choice masks, and ``masks`` and ``forced`` here, are relative to each
+    # position's tile set in the class being solved (``frame``, by position)
+    wide: bool
+    frame: vec[i64]
     builder: TreeBuilder
     ob: OrderlyBound
     masks: vec[i64]
@@ -171,6 +176,8 @@ class ClassSolver:
         self.symbols = trie.symbols
         self.order_by_class = order is None and self.n >= ORDER_MIN_CELLS
         self.builder = TreeBuilder(trie, geometry, self.order)
+        self.wide = self.builder.wide
+        self.frame = vec[i64]([0] * self.n)
         self.ob = OrderlyBound(self.n)
         self.masks = vec[i64]([0] * self.n)
         self.forced = vec[i64]([0] * self.n)
@@ -229,10 +236,45 @@ class ClassSolver:
         return self.builder.build(cell_masks)
 
     def _order_for(self, cell_masks: list[int]) -> None:
-        """Take the class's own cell order if ``order_by_class``."""
+        """Take the class's own cell order if ``order_by_class``, and (in a
+        wide alphabet) its tile sets as the frame of its trees."""
         if self.order_by_class:
             self.order = class_cell_order(self.geometry, cell_masks)
             self.builder.set_order(self.order)  # a no-op if it is the builder's already
+        if self.wide:
+            self.builder.set_frame(cell_masks)
+            for p in range(self.n):
+                self.frame[p] = cell_masks[self.order[p]]
+
+    def _framed(self, p: i64, mask: i64) -> i64:
+        """Position ``p``'s tiles ``mask`` as its trees' choice masks write them."""
+        if not self.wide:
+            return mask
+        out: i64 = 0
+        rank: i64 = 0
+        f = self.frame[p]
+        while f != 0:
+            bit: i64 = f & -f
+            f ^= bit
+            if (mask & bit) != 0:
+                out |= tile_bit(rank)
+            rank += 1
+        return out
+
+    def _tiles(self, p: i64, marks: i64) -> i64:
+        """The inverse of ``_framed``: choice-mask bits of position ``p`` as tiles."""
+        if not self.wide:
+            return marks
+        out: i64 = 0
+        rank: i64 = 0
+        f = self.frame[p]
+        while f != 0:
+            bit: i64 = f & -f
+            f ^= bit
+            if ((marks >> rank) & 1) != 0:
+                out |= bit
+            rank += 1
+        return out
 
     def solve(
         self, cell_masks: list[int], cutoff: int, switch_pct: int = 150, switch_score: int = 0,
@@ -305,7 +347,10 @@ class ClassSolver:
         letters = [""] * n
         for i in range(len(found) // n):
             for p in range(n):
-                letters[self.order[p]] = symbols[found[i * n + p]]
+                letter = found[i * n + p]
+                if self.wide:
+                    letter = popcount26(self._tiles(p, tile_bit(letter)) - 1)
+                letters[self.order[p]] = symbols[letter]
             boards.append("".join(letters))
         return boards
 
@@ -374,7 +419,7 @@ class ClassSolver:
     def _solve_tree(self, tree: Tree, cell_masks: list[int]) -> None:
         """Branch and bound from the root of the tree of ``cell_masks``."""
         for p in range(self.n):
-            self.masks[p] = cell_masks[self.order[p]]
+            self.masks[p] = self._framed(p, cell_masks[self.order[p]])
             self.forced[p] = 0
         self._branch(tree, tree.root, 0)
         self.peak_words = max(self.peak_words, tree.top)
@@ -387,7 +432,7 @@ class ClassSolver:
         top = tree.top
         tree.top = mark  # the merged tree's nodes are not needed
         for p in range(self.n):
-            self.sub_masks[p] = (i64(1) << self.forced[p]) if p <= level else self.masks[p]
+            self.sub_masks[p] = self._tiles(p, tile_bit(self.forced[p]) if p <= level else self.masks[p])
         child = self.builder.build_forced(tree, self.sub_masks, level + 1)
         self.dedup_seconds += time.perf_counter() - t0
         if child < 0:
@@ -440,5 +485,5 @@ class ClassSolver:
                 self.peak_words = tree.top
             tree.top = mark
             if m != 0 and level == self.split_level and self.deadline > 0.0 and time.perf_counter() > self.deadline:
-                self.unfinished = m
+                self.unfinished = self._tiles(level, m)
                 return

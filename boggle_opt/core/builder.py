@@ -26,7 +26,7 @@ from .path_keys import (
     drop_supersets, emit_sum, key_points, radix_sort, run_end, grown64, zeros64,
 )
 from .tree import Tree, fresh32, grown32, reserved64
-from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, popcount26
+from .trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie, popcount26, tile_bit
 
 # Build records (one ``vec[i32]``, 0 = no child): a sum record after position
 # ``base`` is [points, a slot per position base+1 .. n-1]; a choice record at
@@ -107,10 +107,15 @@ SHARE_ARENA_WORDS: Final[i64] = 175_000_000
 # starts.
 KEEP_ARENA: Final[i64] = 1 << 26
 # A choice node packs its cell's tile set beside its position in one i32
-# arena word (``arena.HEAD``): 26 bits of tiles, so branch and bound takes
-# alphabets of at most 26 tiles (``core.alphabet.MAX_BNB_TILES``).
+# arena word (``arena.HEAD``): 26 bits of tiles. An alphabet of at most 26
+# tiles (English) writes them as they are; a wider one (up to 32: Polish)
+# writes a cell's tiles as bits of the class's own set for that cell (its
+# frame, ``set_frame``): the k-th bit is the frame's k-th tile, which keeps
+# the order of the tiles, so a slot's index is the same either way, and a
+# cell of a class may hold at most 26 tiles (``core.alphabet.MAX_BNB_TILES``).
 BNB_TILES: Final[i64] = 26
-BNB_MASK: Final[i64] = (1 << 26) - 1
+# per-tile tables (paths by letter, digit weights) have a row this wide
+TILE_ROOM: Final[i64] = 32
 # _repeats' flag: above every tile bit of a trie node's mask
 REPEAT_SHIFT: Final[i64] = 32
 REPEAT_FLAG: Final[i64] = 1 << 32
@@ -128,6 +133,9 @@ class TreeBuilder:
     """Builds the orderly tree of any class of one board size and word list."""
 
     trie_nodes: vec[i64]
+    symbols: str  # the trie's alphabet, and how it spells its words (``scoring_trie``)
+    aliases: vec[i64]
+    spellings: list[str]
     # per trie node: its points, and REPEATS_BIT if its key repeats a letter
     # (one read in the search, where a second vector cost a cache miss)
     trie_points: vec[i64]
@@ -154,7 +162,7 @@ class TreeBuilder:
     aborted: bool  # the pass was given up
     pass_bit: i64  # the positions, one of which every recorded path of this pass uses
     blocked: i64  # the positions before it, which no path of this pass uses
-    paths_at: vec[i64]  # paths by first position and its letter (26 a position)
+    paths_at: vec[i64]  # paths by first position and its letter (TILE_ROOM a position)
     leaves: vec[i64]  # the shared childless sum node of each points value, or -1
     # the root's choice nodes, by position: letters, bound, and their sum
     # children sums[pos_first:pos_end]
@@ -183,8 +191,15 @@ class TreeBuilder:
     key_room: i64
     key_bits: i64  # the class's keys are below 2**key_bits
     weight: vec[i64]  # per position: its digit's weight in a key
-    digit_w: vec[i64]  # per position and letter: (rank + 1) * weight
+    digit_w: vec[i64]  # per position and letter (TILE_ROOM a position): (rank + 1) * weight
     letter_of: vec[i64]  # per position and digit (27 a position): the letter
+    # per position and digit: the letter as a choice node's mask writes it
+    # (``letter_of`` itself in a narrow alphabet; its rank in the frame in a wide one)
+    mark_of: vec[i64]
+    # a wide alphabet (more than BNB_TILES tiles): choice masks are written
+    # relative to ``frame``, each position's tile set in the class being solved
+    wide: bool
+    frame: vec[i64]
     runs: vec[i64]  # the emission's stack of runs
     st: vec[i64]  # the emission's state
     passes: i64  # passes of the last build
@@ -214,10 +229,12 @@ class TreeBuilder:
         n = geometry.n
         if n > MAX_CELLS:
             raise ValueError(f"boards of more than {MAX_CELLS} cells are not supported")
-        if len(trie.symbols) > BNB_TILES:
-            raise ValueError(f"branch and bound takes alphabets of at most {BNB_TILES} tiles, "
-                             f"not {len(trie.symbols)}")
         self.trie_nodes = trie.nodes
+        self.symbols = trie.symbols
+        self.aliases = trie.aliases
+        self.spellings = trie.spellings
+        self.wide = len(trie.symbols) > BNB_TILES
+        self.frame = vec[i64]([0] * n)
         repeats = _repeats(trie.nodes)
         depths = _depths(trie.nodes)
         tagged = vec[i64]([0] * len(trie.points))
@@ -254,7 +271,7 @@ class TreeBuilder:
         self.poll = None
         self.pass_bit = 0
         self.blocked = 0
-        self.paths_at = vec[i64]([0] * (26 * n))
+        self.paths_at = vec[i64]([0] * (TILE_ROOM * n))
         self.leaves = vec[i64]([-1] * LEAF_LIMIT)
         self.pos_mask = vec[i64]([0] * n)
         self.pos_bound = vec[i64]([0] * n)
@@ -277,8 +294,9 @@ class TreeBuilder:
         self.key_room = 0
         self.key_bits = 0
         self.weight = vec[i64]([0] * n)
-        self.digit_w = vec[i64]([0] * (26 * n))
+        self.digit_w = vec[i64]([0] * (TILE_ROOM * n))
         self.letter_of = vec[i64]([0] * (27 * n))
+        self.mark_of = self.letter_of if not self.wide else vec[i64]([0] * (27 * n))
         self.runs = vec[i64]([0] * (4 * 26 * n * (n + 1) + 64))
         self.st = vec[i64]([0] * ST_WORDS)
         self.skip = 0
@@ -315,6 +333,19 @@ class TreeBuilder:
                 nbrs[p * NBR_STRIDE + 1 + j] = pos_of[cells[j]]
         self.nbrs = nbrs
 
+    def set_frame(self, masks: list[int]) -> None:
+        """The tile set of each cell (by cell) of the class the next trees
+        are of, and of any subclass of it: a wide alphabet's choice masks
+        are written relative to it (a no-op in a narrow one). Call after
+        ``set_order``."""
+        if not self.wide:
+            return
+        for p in range(self.n):
+            m: i64 = masks[self.order[p]]
+            if popcount26(m) > BNB_TILES:
+                raise ValueError(f"a cell of a class holds at most {BNB_TILES} tiles, not {popcount26(m)}")
+            self.frame[p] = m
+
     def scoring_trie(self) -> PackedTrie:
         """The word list as this builder holds it, for a ``Scorer`` of its
         board size, so that a worker need not keep the trie's own points
@@ -325,7 +356,8 @@ class TreeBuilder:
         points = vec[i64](capacity=len(tagged))
         for i in range(len(tagged)):
             points = append(points, tagged[i] & (REPEATS_BIT - 1))
-        return PackedTrie([], [], (self.trie_nodes, points, self.n_words))
+        return PackedTrie([], [], (self.trie_nodes, points, self.n_words), symbols=self.symbols,
+                          aliases=self.aliases, spellings=self.spellings)
 
     def build(self, cell_masks: list[int], into: Tree | None = None) -> Tree:
         """The orderly tree of the class (``build_within`` without a limit)."""
@@ -361,8 +393,11 @@ class TreeBuilder:
             raise ValueError(f"a class needs {n} letter sets, got {len(cell_masks)}")
         for p in range(n):
             m: i64 = cell_masks[self.order[p]]
-            if m <= 0 or m > BNB_MASK:
+            if m <= 0 or (m >> len(self.symbols)) != 0:
                 raise ValueError("each cell needs a non-empty set of the alphabet's tiles")
+            if popcount26(m) > BNB_TILES or (self.wide and (m & ~self.frame[p]) != 0):
+                raise ValueError(f"a cell of a class holds at most {BNB_TILES} tiles, of the "
+                                 "class set_frame was given")
             self.masks[p] = m
             self.counts[p] = popcount26(m)
         self.skip = 0
@@ -385,7 +420,7 @@ class TreeBuilder:
         whole = self._pass(tree, 0, n - 1, 0, self._budget())
         if whole >= 0:
             return self._finish(tree, nodes + whole)
-        for i in range(26 * n):
+        for i in range(TILE_ROOM * n):
             self.paths_at[i] = 0
         self.counting = True
         self._search(0, (1 << n) - 1, 0)
@@ -394,7 +429,7 @@ class TreeBuilder:
         # a pass takes at least one letter, so the busiest letter sets the
         # records' size: passes may fill up to that at no cost in memory
         budget = self._key_paths() if self.keyed else self.pass_paths
-        for i in range(26 * n):
+        for i in range(TILE_ROOM * n):
             paths_total += self.paths_at[i]
             budget = max(budget, self.paths_at[i])
         self.fams.on = False  # (the estimate without sharing)
@@ -436,7 +471,7 @@ class TreeBuilder:
                 paths = 0
                 while left != 0:
                     bit: i64 = left & -left
-                    more = self.paths_at[p * 26 + popcount26(bit - 1)]
+                    more = self.paths_at[p * TILE_ROOM + popcount26(bit - 1)]
                     if group != 0 and paths + more > budget:
                         break
                     group |= bit
@@ -600,18 +635,21 @@ class TreeBuilder:
                 # takes this position for a key's next one
                 self.weight[p] = KEY_LIMIT
                 self.radix[p] = 1
-                for letter in range(26):
-                    self.digit_w[p * 26 + letter] = 0
+                for letter in range(TILE_ROOM):
+                    self.digit_w[p * TILE_ROOM + letter] = 0
                 continue
             self.weight[p] = w
             m = self.masks[p]
             rank: i64 = 0
-            for letter in range(26):
-                self.digit_w[p * 26 + letter] = 0
+            frame = self.frame[p]
+            for letter in range(TILE_ROOM):
+                self.digit_w[p * TILE_ROOM + letter] = 0
                 if (m >> letter) & 1 != 0:
                     rank += 1
-                    self.digit_w[p * 26 + letter] = rank * w
+                    self.digit_w[p * TILE_ROOM + letter] = rank * w
                     self.letter_of[p * 27 + rank] = letter
+                    if self.wide:
+                        self.mark_of[p * 27 + rank] = popcount26(frame & (tile_bit(letter) - 1))
             self.radix[p] = rank + 1
             if wide or w > KEY_LIMIT // (rank + 1):
                 wide = True
@@ -630,7 +668,7 @@ class TreeBuilder:
     def _paths_from(self, p: i64) -> i64:
         """Paths whose sorted cells start at position ``p``."""
         total: i64 = 0
-        for i in range(p * 26, p * 26 + 26):
+        for i in range(p * TILE_ROOM, p * TILE_ROOM + TILE_ROOM):
             total += self.paths_at[i]
         return total
 
@@ -671,10 +709,11 @@ class TreeBuilder:
                 j += 1
                 if srec != 0:
                     child = _freeze_sum(
-                        b, tree.a, self.masks, self.counts, self.leaves, n, top, srec, q, self.fams
+                        b, tree.a, self.masks, self.counts, self.leaves, n, top, srec, q, self.fams,
+                        self.frame, self.wide,
                     )
                     self.sums = append(self.sums, child)
-                    self.pos_mask[q] |= bit
+                    self.pos_mask[q] |= _marked(bit, self.frame[q]) if self.wide else bit
                     self.pos_bound[q] = max(self.pos_bound[q], i64(tree.a[child + BOUND]))
             self.pos_end[q] = len(self.sums)
         tree.top = top[0]
@@ -825,7 +864,7 @@ class TreeBuilder:
                 tree.room(run_top + room)
                 try:
                     child = emit_sum(
-                        keys, vals, self.trie_points, tree.a, weight, self.letter_of, self.leaves, self.runs, st,
+                        keys, vals, self.trie_points, tree.a, weight, self.mark_of, self.leaves, self.runs, st,
                         i, j, q, d * weight[q], self.fams,
                     )
                 except IndexError:
@@ -840,7 +879,7 @@ class TreeBuilder:
             if self.pos_mask[q] == 0:
                 self.pos_first[q] = len(self.sums)
             self.sums = append(self.sums, child)
-            self.pos_mask[q] |= i64(1) << self.letter_of[q * 27 + d]
+            self.pos_mask[q] |= i64(1) << self.mark_of[q * 27 + d]
             self.pos_bound[q] = max(self.pos_bound[q], i64(tree.a[child + BOUND]))
             self.pos_end[q] = len(self.sums)
             i = j
@@ -893,7 +932,7 @@ class TreeBuilder:
                 _dfs(
                     self, self.trie_nodes, self.trie_points, self.nbrs, self.masks, self.letter_at,
                     self.digit_w, q, first + popcount26(rmask & (bit - 1)), blocked | (1 << q),
-                    self.digit_w[q * 26 + letter],
+                    self.digit_w[q * TILE_ROOM + letter],
                 )
 
     def _clear(self, paths: i64) -> None:
@@ -1030,7 +1069,7 @@ def _dfs(
             if bld.counting:
                 # counting: paths by their first position and its letter
                 first_pos = popcount26((used & -used) - 1)
-                bld.paths_at[first_pos * 26 + letter_at[first_pos]] += 1
+                bld.paths_at[first_pos * TILE_ROOM + letter_at[first_pos]] += 1
             elif bld.keyed:
                 bld._put(key, node, used ^ bld.blocked)
             else:
@@ -1056,7 +1095,7 @@ def _dfs(
             letter_at[nb] = letter
             _dfs(
                 bld, nodes, points, nbrs, masks, letter_at, digit_w, nb, first + popcount26(mask & (bit - 1)),
-                used | nbit, key + digit_w[nb * 26 + letter],
+                used | nbit, key + digit_w[nb * TILE_ROOM + letter],
             )
 
 
@@ -1069,7 +1108,7 @@ def _dfs(
 
 def _freeze_sum(
     b: vec[i32], a: vec[i32], masks: vec[i64], counts: vec[i64], leaves: vec[i64], n: i64,
-    top: vec[i64], rec: i64, base: i64, fams: Families,
+    top: vec[i64], rec: i64, base: i64, fams: Families, frame: vec[i64], wide: bool,
 ) -> i64:
     """Write a sum record's node and its family at the top; return the node
     (an older one where the family repeats one: ``families``)."""
@@ -1113,13 +1152,15 @@ def _freeze_sum(
                 j += 1
                 if s != 0:
                     mask |= bit
-                    child = _freeze_sum(b, a, masks, counts, leaves, n, top, s, pos, fams)
+                    child = _freeze_sum(b, a, masks, counts, leaves, n, top, s, pos, fams, frame, wide)
                     sb = i64(a[child + BOUND])
                     a[slot] = i32(child)
                     a[slot + 1] = i32(sb)
                     slot += SLOT
                     if sb > cb:
                         cb = sb
+            if wide:
+                mask = _compressed(mask, frame[pos])
             a[fam + HEAD] = i32(mask << LOW_BITS | pos)
             a[fam + BOUND] = i32(cb)
             fam = slot
@@ -1185,3 +1226,19 @@ def _repeats(nodes: vec[i64]) -> vec[i64]:
     for i in range(count):
         seen[i] = (seen[i] >> REPEAT_SHIFT) & 1
     return seen
+
+
+def _marked(bit: i64, frame: i64) -> i64:
+    """A tile's bit as a wide alphabet's choice mask writes it: its rank in ``frame``."""
+    return tile_bit(popcount26(frame & (bit - 1)))
+
+
+def _compressed(mask: i64, frame: i64) -> i64:
+    """A set of tiles (a subset of ``frame``) as bits of ``frame``'s tiles."""
+    out: i64 = 0
+    m = mask
+    while m != 0:
+        bit: i64 = m & -m
+        m ^= bit
+        out |= _marked(bit, frame)
+    return out
