@@ -28,13 +28,16 @@ else:  # imported on first use (boggle_opt.lazy)
     from boggle_opt.lazy import numpy as np
 
 from boggle_opt import hookimpl
-from boggle_opt.boards import board_text, latin_only, steepest_ascent
+from boggle_opt.boards import board_text, steepest_ascent
+from boggle_opt import Alphabet
 from boggle_opt.proofs.board_classes import (
     Calibration,
     ClassSpace,
+    LATIN,
     CostModel,
     buckets_label,
     cell_buckets,
+    check_alphabet,
     class_name,
     count_classes,
     default_buckets,
@@ -46,7 +49,7 @@ from boggle_opt.proofs.class_records import RecordChecker
 from boggle_opt.proofs.shards import parse_shard, shard_classes
 from boggle_opt.proofs.switch import DEFAULT_SWITCH, SWITCH_RATIOS
 from boggle_opt.proofs.class_tasks import (
-    ClassContext, ClassResult, ClassTask, Ledger, part_key, tasks_left,
+    ClassContext, ClassResult, ClassTask, Ledger, TrieTiles, tasks_left,
 )
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.tree import cell_order
@@ -95,8 +98,8 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         )
         buckets: str = field(
             default="",
-            metadata={"help": "letter buckets covering a-z once, e.g. 'aeiou bdfgjqvwxz lnrsy chkmpt' "
-                      "(empty: the default for the size)"},
+            metadata={"help": "letter buckets covering the alphabet's tiles once (English: a-z), e.g. "
+                      "'aeiou bdfgjqvwxz lnrsy chkmpt' (empty: the default for the size and language)"},
         )
         corner_buckets: str = field(
             default="",
@@ -141,10 +144,12 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                 self.min_score is None or self.min_score >= 1,
                 "min-score", f"must be >= 1, got {self.min_score}",
             )
+            # what needs no alphabet (the word list's language is not known
+            # yet); ``buckets`` checks them against it, in one line too
             if self.buckets:
-                parse_buckets(self.buckets)  # raises a one-line ValueError
+                parse_buckets(self.buckets, None)  # raises a one-line ValueError
             if self.corner_buckets:
-                parse_buckets(self.corner_buckets)
+                parse_buckets(self.corner_buckets, None)
             check(self.switch is None or self.switch >= 1.0, "switch", f"must be >= 1, got {self.switch}")
             check(self.switch is None or self.switch <= MAX_SWITCH, "switch",
                   f"must be at most {MAX_SWITCH:,.0f}, got {self.switch}")
@@ -172,13 +177,18 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                       "needs --min-score N, the same for every shard of the proof (a search's best, or "
                       "boggle-opt plan, suggests one)")
 
-    def buckets(self, geometry: Geometry) -> tuple[str, list[list[str]]]:
-        """The buckets' label (as run files record it) and each cell's buckets."""
+    def buckets(self, geometry: Geometry, alphabet: Alphabet | None = None) -> tuple[str, list[list[str]]]:
+        """The buckets' label (as run files record it) and each cell's buckets,
+        in the tiles of ``alphabet`` (the word list's language's; None: English's)."""
         opts = self.options
-        default, default_corners = default_buckets(geometry)
-        main = parse_buckets(opts.buckets or default)
+        symbols, spellings = LATIN, None
+        if alphabet is not None:
+            symbols, spellings = alphabet.symbols, [t.letters for t in alphabet.tiles]
+            check_alphabet(alphabet.name, symbols)
+        default, default_corners = default_buckets(geometry, symbols, spellings)
+        main = parse_buckets(opts.buckets or default, symbols)
         corner_text = opts.corner_buckets or ("" if opts.buckets else default_corners)
-        corners = parse_buckets(corner_text) if corner_text else None
+        corners = parse_buckets(corner_text, symbols) if corner_text else None
         return buckets_label(main, corners), cell_buckets(geometry, main, corners)
 
     def switch_settings(self, geometry: Geometry) -> tuple[int, int]:
@@ -211,7 +221,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         (``boggle_opt.runs.fingerprints``); switch and budgets only change speed."""
         min_score = self.options.min_score
         return {
-            "buckets": self.buckets(problem.geometry)[0],
+            "buckets": self.buckets(problem.geometry, problem.dictionary.alphabet)[0],
             "min_score": "a hill climb's best" if min_score is None else str(min_score),
             "kernel": kernel_version(),
         }
@@ -221,7 +231,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         geometry = problem.geometry
         if geometry.n < BIG_PROOF_CELLS or self.options.shard:
             return []
-        _, buckets = self.buckets(geometry)
+        _, buckets = self.buckets(geometry, problem.dictionary.alphabet)
         classes = count_classes(geometry, [len(b) for b in buckets])
         size = geometry.size
         if (geometry.cols, geometry.rows) == (4, 4):
@@ -237,7 +247,8 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         anything (a damaged one is refused in one line); notes of what was
         repaired."""
         geometry = problem.geometry
-        label, _ = self.buckets(geometry)
+        alphabet = problem.dictionary.alphabet
+        label, _ = self.buckets(geometry, alphabet)
         setup = _resumed_setup(problem.resumed, geometry, label, self.options.shard)
         min_score = self.options.min_score
         if min_score is None and setup is not None:
@@ -245,22 +256,24 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         if min_score is None:
             return []
         notes = _resumed_classes(problem.resumed, geometry, label, min_score,
-                                 problem.dictionary.scorer(geometry).score, self._shard_names(geometry))[3]
+                                 problem.dictionary.scorer(geometry).score, self._shard_names(geometry, alphabet),
+                                 alphabet.symbols)[3]
         return [f"resume: {note}" for note in notes]
 
-    def _shard_names(self, geometry: Geometry) -> set[str] | None:
+    def _shard_names(self, geometry: Geometry, alphabet: Alphabet) -> set[str] | None:
         """The names of this shard's classes (None: not a shard)."""
         if not self.options.shard:
             return None
-        _, buckets = self.buckets(geometry)
+        _, buckets = self.buckets(geometry, alphabet)
         space = ClassSpace(geometry, [len(b) for b in buckets])
         return {class_name(c) for c in shard_classes(space, *parse_shard(self.options.shard))}
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
-        latin_only(problem, self.name)
         opts = self.options
         geometry = problem.geometry
-        label, buckets = self.buckets(geometry)
+        alphabet = problem.dictionary.alphabet
+        symbols = alphabet.symbols
+        label, buckets = self.buckets(geometry, alphabet)  # refuses, in one line, an alphabet it cannot play
         space = ClassSpace(geometry, [len(b) for b in buckets])
         mine: list[tuple[int, ...]] | None = None
         if opts.shard:
@@ -279,7 +292,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         base = {"kind": RECORD_KIND, "size": geometry.size, "buckets": label, "min_score": min_score}
         finished, partial, found, _ = _resumed_classes(
             problem.resumed, geometry, label, min_score, problem.dictionary.scorer(geometry).score,
-            None if mine is None else {class_name(c) for c in mine})
+            None if mine is None else {class_name(c) for c in mine}, symbols)
         try:
             yield Checkpoint({**base, "setup": True, **({"shard": opts.shard} if opts.shard else {})})
             for board, score in found:
@@ -298,7 +311,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         if total <= COST_ORDER_MAX:
             # biggest first: no worker idles at the end while another works
             # through a queue of big classes
-            model = CostModel(problem.dictionary.keys, geometry, buckets)
+            model = CostModel(problem.dictionary.keys, geometry, buckets, symbols)
             classes = mine if mine is not None else space.iterate(shuffled=False)
             unfinished = [c for c in classes if class_name(c) not in finished]
             costs = dict(zip(unfinished, model.costs(unfinished)))
@@ -309,18 +322,18 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             fresh = (c for c in (mine if mine is not None else space.iterate(shuffled=True))
                      if class_name(c) not in begun)
             stats = _Stats(total, len(finished), float(total - len(finished)), source)
-        todo = itertools.chain(tasks_left(partial), (ClassTask(c) for c in fresh))
+        todo = itertools.chain(tasks_left(partial, symbols), (ClassTask(c) for c in fresh))
         # pieces still to finish, per class begun and not finished
         open_parts = {name: len(left) for name, left in partial.items()}
         args = (
             problem.dictionary.keys, problem.dictionary.points, geometry.cols, geometry.rows,
             buckets, min_score, *self.switch_settings(geometry), opts.node_budget or 0,
-            opts.time_budget or 0.0,
+            opts.time_budget or 0.0, TrieTiles.of(problem.dictionary.trie),
         )
         order = cell_order(geometry)
         session = open_session(problem, WorkerSetup(ClassContext, args, uuid.uuid4().hex))
         runner: TaskRunner[ClassTask, ClassResult] = TaskRunner(
-            session, todo, split_lost=lambda t: t.split(buckets, order),
+            session, todo, split_lost=lambda t: t.split(buckets, order, symbols),
         )
         stats.runner = runner
         failed: list[str] = []
@@ -333,12 +346,12 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                     continue
                 task = item.task
                 if isinstance(item, Failed):
-                    failed.append(task.label)
-                    yield Checkpoint({**base, "failed": task.name, "part": task.part_key,
+                    failed.append(task.label(symbols))
+                    yield Checkpoint({**base, "failed": task.name, "part": task.key(symbols),
                                       "reason": item.reason, "attempts": item.attempts})
                     continue
                 if isinstance(item, Split) or item.result.too_big:
-                    pieces = item.into if isinstance(item, Split) else tuple(task.split(buckets, order))
+                    pieces = item.into if isinstance(item, Split) else tuple(task.split(buckets, order, symbols))
                     if isinstance(item, Done):
                         runner.add(pieces)
                         stats.budget_splits += 1
@@ -349,10 +362,10 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                         # machine) is a note of the run: the panel, the
                         # progress lines and the finish record say it
                         warnings.warn(ExecutorWarning(
-                            f"class {task.label}: {reason}; solved again in {len(pieces)} pieces"))
+                            f"class {task.label(symbols)}: {reason}; solved again in {len(pieces)} pieces"))
                     open_parts[task.name] = open_parts.get(task.name, 1) + len(pieces) - 1
-                    yield Checkpoint({**base, "split": task.name, "part": task.part_key,
-                                      "into": [p.part_key for p in pieces], "reason": reason})
+                    yield Checkpoint({**base, "split": task.name, "part": task.key(symbols),
+                                      "into": [p.key(symbols) for p in pieces], "reason": reason})
                     continue
                 result = item.result
                 stats.add(result, task.name)
@@ -360,15 +373,15 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                 solved: list[tuple[ClassTask, list[tuple[str, int]]]] = [(task, result.boards)]
                 if result.unfinished:  # past the time budget: keep the letters done, queue the rest
                     cell = result.split_cell
-                    pieces = tuple(task.split_on(buckets, cell))
-                    runner.add([p for p in pieces if chr(97 + p.part[-1][1]) in result.unfinished])
+                    pieces = tuple(task.split_on(buckets, cell, symbols))
+                    runner.add([p for p in pieces if symbols[p.part[-1][1]] in result.unfinished])
                     stats.budget_splits += 1
                     open_parts[task.name] = open_parts.get(task.name, 1) + len(pieces) - 1
-                    yield Checkpoint({**base, "split": task.name, "part": task.part_key,
-                                      "into": [p.part_key for p in pieces],
+                    yield Checkpoint({**base, "split": task.name, "part": task.key(symbols),
+                                      "into": [p.key(symbols) for p in pieces],
                                       "reason": f"ran past the time budget of {opts.time_budget:g} s"})
-                    solved = [(p, [(b, s) for b, s in result.boards if ord(b[cell]) - 97 == p.part[-1][1]])
-                              for p in pieces if chr(97 + p.part[-1][1]) not in result.unfinished]
+                    solved = [(p, [(b, s) for b, s in result.boards if b[cell] == symbols[p.part[-1][1]]])
+                              for p in pieces if symbols[p.part[-1][1]] not in result.unfinished]
                 classes_before = stats.done
                 for piece, found_here in solved:
                     left = open_parts.get(piece.name, 1) - 1
@@ -380,7 +393,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                     boards = sorted({geometry.canonical(b): s for b, s in found_here}.items())
                     record: dict[str, Any] = {**base, "class": piece.name}
                     if piece.part:
-                        record["part"] = piece.part_key
+                        record["part"] = piece.key(symbols)
                     yield Checkpoint({
                         **record,
                         "boards": [[b, s] for b, s in boards],
@@ -543,7 +556,7 @@ def _resumed_setup(
 
 def _resumed_classes(
     records: tuple[Mapping[str, Any], ...], geometry: Geometry, label: str, min_score: int,
-    score: Callable[[str], int], mine: set[str] | None = None,
+    score: Callable[[str], int], mine: set[str] | None = None, symbols: str = LATIN,
 ) -> tuple[set[str], dict[str, list[str]], list[tuple[str, int]], list[str]]:
     """What an earlier segment did: the classes it finished, the parts left
     of those it split and did not finish, the boards it found, and notes of
@@ -554,7 +567,7 @@ def _resumed_classes(
     class or piece recorded twice (even the same way) is refused, as verify
     refuses it."""
     ledger = Ledger()
-    checker = RecordChecker(geometry, label, min_score, score)
+    checker = RecordChecker(geometry, label, min_score, score, symbols)
     seen: dict[tuple[str, str, str], Mapping[str, Any]] = {}
     damaged = "(the file was edited or damaged; `boggle-opt verify` checks it)"
     for number, rec in enumerate(records, 1):
@@ -636,7 +649,7 @@ def _local_climb(problem: Problem, rng: np.random.Generator, seconds: float) -> 
     end = time.monotonic() + seconds
     best_board, best = "", -1
     while True:
-        board = board_text(rng.integers(0, 26, problem.n_cells))
+        board = board_text(rng.integers(0, problem.n_tiles, problem.n_cells), problem.symbols)
         board, score = steepest_ascent(problem, board, problem.score(board))
         if score > best:
             best_board, best = board, score

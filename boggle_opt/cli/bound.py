@@ -12,13 +12,14 @@ import time
 from typing import Any, TextIO
 
 from ..boards import make_geometry
-from ..proofs.board_classes import letter_mask, parse_class
+from ..core.alphabet import ENGLISH, Alphabet
+from ..proofs.board_classes import check_alphabet, letter_mask, parse_class
 from .args import cache_choice, add_rule_and_wordlist, score
 from ..core.branch import ClassSolver
 from ..signals import let_signals_in
 from ..core.errors import BoardError
 from ..core.geometry import infer_size, parse_size
-from ..registry.dictionaries import load_dictionary
+from ..registry.dictionaries import language_of, load_dictionary, wordlist_source
 from ..registry.registries import Registries
 
 
@@ -31,8 +32,9 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "cls", metavar="CLASS",
-        help="one letter set per cell, column-major, e.g. \"lnrsy aeiou ...\"; or a board, a letter a "
-             "cell (its bound counts a word once for each set of cells that spells it)",
+        help="one letter set per cell, column-major, e.g. \"lnrsy aeiou ...\", in the tiles' symbols of "
+             "the word list's language (--language); or a board, a tile a cell (its bound counts a word "
+             "once for each set of cells that spells it)",
     )
     p.add_argument("--size", metavar="CxR", help="CxR (default: square root of the number of cells)")
     add_rule_and_wordlist(p)
@@ -54,13 +56,22 @@ def _order(text: str, n: int) -> list[int]:
     return order
 
 
-def class_text(text: str, size: tuple[int, int] | None) -> str:
+def class_text(text: str, size: tuple[int, int] | None, alphabet: Alphabet = ENGLISH) -> str:
     """The class as letter sets apart: one word of 4 or more letters is a
-    board, a letter a cell, as ``score`` takes boards (a set of one cell, 1x1,
-    cannot spell a word), unless ``--size`` has one cell for each set."""
+    board, a tile a cell, as ``score`` takes boards (a set of one cell, 1x1,
+    cannot spell a word), unless ``--size`` has one cell for each set. A
+    board of another alphabet may write a tile in brackets (``[ij]``)."""
     words = text.split()
-    if len(words) == 1 and len(words[0]) >= 4 and (size is None or size[0] * size[1] == len(words[0])):
-        return " ".join(words[0])
+    if len(words) != 1:
+        return text
+    cells = words[0]
+    if not alphabet.plain:
+        try:
+            cells = alphabet.read(cells)
+        except BoardError:
+            pass  # not a board: parse_class says what is wrong with it as a class
+    if len(cells) >= 4 and (size is None or size[0] * size[1] == len(cells)):
+        return " ".join(cells)
     return text
 
 
@@ -76,17 +87,21 @@ def _class_size(cells: int) -> tuple[int, int]:
 
 def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     given_size = parse_size(ns.size) if ns.size else None
-    text = class_text(ns.cls, given_size)
+    # the class is written in the language's tiles: known before the list is read
+    alphabet = language_of(wordlist_source(ns.wordlist, regs), ns.language, regs).alphabet
+    check_alphabet(alphabet.name, alphabet.symbols)
+    symbols = alphabet.symbols
+    text = class_text(ns.cls, given_size, alphabet)
     cols, rows = given_size or _class_size(len(text.split()))
     geometry = make_geometry(cols, rows)
-    sets = parse_class(text, geometry)
+    sets = parse_class(text, geometry, symbols)
     if ns.min_score is not None and ns.min_score < 1:
         raise BoardError(f"--min-score must be >= 1, got {ns.min_score}")
     given = _order(ns.order, geometry.n) if ns.order else None
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns), language=ns.language)
     solver = ClassSolver(dictionary.trie, geometry, given)
     solver.poll = let_signals_in  # Ctrl-C stops a long solve at once
-    masks = [letter_mask(s) for s in sets]
+    masks = [letter_mask(s, symbols) for s in sets]
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
     tree = solver.build(masks)
@@ -115,5 +130,5 @@ def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         out.write(f"explored\t{time.perf_counter() - start:.3f} s; {len(candidates):,} candidates; "
                   f"{len(found):,} boards >= {ns.min_score}\n")
         for board, score in found:
-            out.write(f"{board}\t{score}\n")
+            out.write(f"{alphabet.write(board)}\t{score}\n")
     return 0

@@ -36,7 +36,7 @@ from ..boards import size_geometry
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..proofs.board_classes import Calibration, ClassSpace, CostModel, class_letters, count_classes
-from ..proofs.class_tasks import ClassResult, ClassTask
+from ..proofs.class_tasks import ClassResult, ClassTask, TrieTiles
 from ..proofs.estimate import (
     Draw, Measured, MeasuredContext, Overheads, Scaled, rss_mb, scale_up, shard_spread, stratified_draw,
 )
@@ -190,7 +190,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         raise BoggleOptError("plan estimates the whole proof: use --shards N, not -o shard")
     geometry = size_geometry(ns.size)
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns), language=ns.language)
-    label, buckets = searcher.buckets(geometry)
+    label, buckets = searcher.buckets(geometry, dictionary.alphabet)
     space = ClassSpace(geometry, [len(b) for b in buckets])
     total = count_classes(geometry, space.counts)
     if ns.shards is not None and ns.shards > min(total, MAX_SHARDS):
@@ -216,7 +216,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     # spends too: interpreter, imports, plugins, word list, class space and
     # a pass over its classes
     clock = time.process_time()
-    model = CostModel(dictionary.keys, geometry, buckets)
+    model = CostModel(dictionary.keys, geometry, buckets, dictionary.alphabet.symbols)
     model_init_cpu = time.process_time() - clock
     rng = np.random.default_rng(ns.seed)
     costs: list[float]
@@ -249,7 +249,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     out.flush()
     switch_pct, switch_score = searcher.switch_settings(geometry)
     args = (dictionary.keys, dictionary.points, geometry.cols, geometry.rows, buckets, min_score,
-            switch_pct, switch_score)
+            switch_pct, switch_score, 0, 0.0, TrieTiles.of(dictionary.trie))
     place = {c: i for i, c in enumerate(sample)}
 
     def so_far(done: list[Measured]) -> str:
@@ -570,7 +570,9 @@ def _shards(
     if extra:
         w.comment("the script runs bnb's default buckets and switch; for the -o options above, use "
                   "the line below in your own script")
-    w.command([f"SHARDS={n}", f"SIZE={geometry.size}", f"WORDLIST={shlex.quote(wordlist)}",
+    # a language other than the list's own (--language) goes with every shard
+    language = [f"LANGUAGE={shlex.quote(ns.language)}"] if ns.language else []
+    w.command([f"SHARDS={n}", f"SIZE={geometry.size}", f"WORDLIST={shlex.quote(wordlist)}", *language,
                f"RULE={shlex.quote(ns.rule)}", f"MIN_SCORE={min_score}", "OUT=proof", "sbatch",
                f"--array=1-{n}", f"--cpus-per-task={jobs}", f"--mem-per-cpu={per_cpu}M", "--export=ALL",
                SLURM_SCRIPT])
@@ -579,7 +581,7 @@ def _shards(
                   "one, or plan at most 1000 shards")
     w.comment(f"or anywhere, once for each K from 1 to {n:,}:")
     w.command(["boggle-opt", "run", "--searcher", "bnb", "--size", geometry.size, "--wordlist",
-               shlex.quote(wordlist), "--rule", shlex.quote(ns.rule), "--min-score", str(min_score),
+               shlex.quote(wordlist), *(["--language", shlex.quote(ns.language)] if ns.language else []), "--rule", shlex.quote(ns.rule), "--min-score", str(min_score),
                *extra, "--shard", f"K/{n}", "--jobs", str(jobs), "--out", "shard-K.jsonl"])
     w.comment(f"then check them as one proof: boggle-opt verify --jobs {jobs} proof/shard-*.jsonl")
 

@@ -1,8 +1,10 @@
-"""Board classes for branch and bound: letter buckets and their enumeration.
+"""Board classes for branch and bound: buckets of tiles and their enumeration.
 
-A partition of a-z into buckets turns every board into a class: each cell
-takes the bucket of its letter. Classes equivalent under the board's
-symmetries hold the same boards up to symmetry, so one per orbit is kept.
+A partition of the alphabet's tiles into buckets turns every board into a
+class: each cell takes the bucket of its tile. Classes equivalent under the
+board's symmetries hold the same boards up to symmetry, so one per orbit is
+kept. Buckets, classes and part keys are written in the alphabet's symbols
+(``core.alphabet``; English: a-z with ``q`` for Qu), each bucket sorted.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from typing import TYPE_CHECKING
 
 import itertools
 import math
-import string
+import unicodedata
 from collections.abc import Iterator, Sequence
+from functools import cache
 
 if TYPE_CHECKING:
     import numpy as np
@@ -21,20 +24,99 @@ else:  # imported on first use (boggle_opt.lazy)
 
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
+from ..core.trie import LATIN as LATIN  # English's symbols, for callers above the core
 
 #: docs/reference.md's buckets, found by heuristic search
 BUCKETS_2 = "aeiosuy bcdfghjklmnpqrtvwxz"
 BUCKETS_3 = "aeijou bcdfgmpqvwxz hklnrsty"
 BUCKETS_4 = "aeiou bdfgjqvwxz lnrsy chkmpt"
 #: one bucket: every letter (the default corners from 3x4 up)
-BUCKETS_1 = string.ascii_lowercase
+BUCKETS_1 = LATIN
+#: the most tiles of one cell's set in a class: the kernel packs a cell's
+#: set beside its position in one 32-bit arena word
+MAX_CELL_TILES = 26
+#: the most tiles of an alphabet branch and bound plays (a trie node's mask)
+MAX_ALPHABET = 32
+#: characters that separate buckets (" ", "|") and a part key's pieces ("."):
+#: no tile's symbol may be one
+RESERVED = " |."
 
 
 class BucketError(BoggleOptError, ValueError):
-    """Letter buckets that are not a partition of a-z, or a malformed class."""
+    """Buckets that are not a partition of the alphabet's tiles, or a malformed class."""
 
 
-def default_buckets(geometry: Geometry) -> tuple[str, str]:
+def _what(symbols: str) -> str:
+    """How messages name the alphabet: ``a-z`` for English's."""
+    return "a letter a-z" if symbols == LATIN else f"a tile of this alphabet ({_listed(symbols)})"
+
+
+def _listed(symbols: str) -> str:
+    text = " ".join(symbols).replace(" ".join(LATIN), "a-z")
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_alphabet(name: str, symbols: str) -> None:
+    """Refuse, in one line, an alphabet branch and bound cannot play: more than
+    ``MAX_ALPHABET`` tiles, or a symbol that buckets or part keys use as a
+    separator."""
+    if len(symbols) > MAX_ALPHABET:
+        raise BucketError(f"searcher 'bnb' plays alphabets of at most {MAX_ALPHABET} tiles; {name} has "
+                          f"{len(symbols)}: annealing, hillclimb and genetic play it")
+    bad = [ch for ch in symbols if ch in RESERVED or ch.isspace()]
+    if bad:
+        raise BucketError(f"searcher 'bnb': {name}'s tile symbol {bad[0]!r} separates buckets or part keys; "
+                          "give that tile another symbol")
+
+
+def base_letter(letters: str) -> str:
+    """The a-z letter a tile's letters start from, as its bucket is chosen:
+    accents dropped (``ä``, ``å``, ``à`` -> ``a``; ``ñ`` -> ``n``), a letter
+    NFD does not split named by Unicode (``ł`` LATIN SMALL LETTER L WITH
+    STROKE -> ``l``, ``ß`` SHARP S -> ``s``, ``æ`` AE -> ``a``), a
+    multi-letter tile by its first letter (``ij`` -> ``i``); "" if none
+    (another script)."""
+    first = letters[:1]
+    stripped = "".join(c for c in unicodedata.normalize("NFD", first) if not unicodedata.combining(c))
+    if len(stripped) == 1 and "a" <= stripped <= "z":
+        return stripped
+    name = unicodedata.name(first, "")
+    if not name.startswith("LATIN ") or " LETTER " not in name:
+        return ""
+    words = name.split(" LETTER ", 1)[1].split(" WITH ")[0].split()
+    # SHARP S -> s (the one-letter word), AE -> a (the first letter)
+    single = [w for w in words if len(w) == 1]
+    letter = (single[0] if single else words[0][:1] if words else "").lower()
+    return letter if len(letter) == 1 and "a" <= letter <= "z" else ""
+
+
+def extend_buckets(text: str, symbols: str, spellings: Sequence[str] | None = None) -> str:
+    """English buckets ``text`` (a-z) carried over to another alphabet: each
+    tile joins the bucket of its base letter (``base_letter``), a tile with
+    none (another script) the bucket with fewest tiles so far; letters the
+    alphabet lacks (Polish q v x) are dropped, and so is a bucket left empty.
+    ``spellings``: each tile's letters, in code order (default: its symbol).
+    English's own buckets come back unchanged."""
+    if symbols == LATIN:
+        return text
+    letters = list(spellings) if spellings is not None else list(symbols)
+    groups = text.split()
+    home = {ch: i for i, g in enumerate(groups) for ch in g}
+    out: list[list[str]] = [[] for _ in groups]
+    homeless: list[str] = []
+    for symbol, spelled in zip(symbols, letters):
+        base = base_letter(spelled)
+        if base in home:
+            out[home[base]].append(symbol)
+        else:
+            homeless.append(symbol)
+    for symbol in homeless:
+        min(out, key=len).append(symbol)
+    return " ".join("".join(sorted(g)) for g in out if g)
+
+
+def default_buckets(geometry: Geometry, symbols: str = LATIN,
+                    spellings: Sequence[str] | None = None) -> tuple[str, str]:
     """Buckets and corner buckets ("" = the same) for a size. Fewer buckets
     mean fewer, bigger classes (bigger trees, more memory); on 3x3 three
     buckets measured fastest (2: as fast but 4x the memory; 4: twice as slow).
@@ -43,10 +125,25 @@ def default_buckets(geometry: Geometry) -> tuple[str, str]:
     shares the build and the forcing of the other cells that the research
     line's 2 corner buckets repeat over 16 classes. Solving each such class
     whole took 0.51x the CPU of its 16 sub-classes on 40 random 4x4 classes,
-    and under half on 3x4, at up to twice the peak memory (docs/benchmarks.md)."""
+    and under half on 3x4, at up to twice the peak memory (docs/benchmarks.md).
+
+    Another alphabet (``symbols``, its tiles' ``spellings``): the same
+    buckets, each tile in its base letter's (``extend_buckets``); the corners'
+    one bucket, where it would pass ``MAX_CELL_TILES``, is two
+    (``BUCKETS_2`` extended the same way)."""
+    main = extend_buckets(BUCKETS_3, symbols, spellings)
     if geometry.n <= 9:
-        return BUCKETS_3, ""
-    return BUCKETS_3, BUCKETS_1
+        corners = ""
+    elif len(symbols) <= MAX_CELL_TILES:
+        corners = extend_buckets(BUCKETS_1, symbols, spellings)
+    else:
+        corners = extend_buckets(BUCKETS_2, symbols, spellings)
+    for text in (main, corners):
+        for bucket in text.split():
+            if len(bucket) > MAX_CELL_TILES:
+                raise BucketError(f"default buckets: {bucket!r} has {len(bucket)} tiles; a cell's set holds at "
+                                  f"most {MAX_CELL_TILES}: give -o buckets and -o corner-buckets")
+    return main, corners
 
 
 def corner_cells(geometry: Geometry) -> list[int]:
@@ -75,44 +172,79 @@ def split_label(label: str) -> tuple[str, str]:
     return main, corners
 
 
-def parse_buckets(text: str) -> list[str]:
-    """Buckets separated by spaces or ``|``; they must cover a-z exactly once."""
+def parse_buckets(text: str, symbols: str | None = LATIN) -> list[str]:
+    """Buckets separated by spaces or ``|``; they must cover the alphabet's
+    ``symbols`` (English: a-z) exactly once, each bucket at most
+    ``MAX_CELL_TILES`` tiles. ``symbols`` None: only what needs no alphabet
+    (some bucket, no symbol twice), as options are checked before the word
+    list's language is known."""
     parts = text.replace("|", " ").lower().split()
     if not parts:
         raise BucketError("buckets: expected letter groups such as 'aeiou bcdfg...'")
     seen: dict[str, int] = {}
     for i, part in enumerate(parts):
         for ch in part:
-            if ch not in string.ascii_lowercase:
-                raise BucketError(f"buckets: {ch!r} is not a letter a-z (in {part!r})")
+            if symbols is not None and ch not in symbols:
+                raise BucketError(f"buckets: {ch!r} is not {_what(symbols)} (in {part[:40]!r})")
             if ch in seen:
-                raise BucketError(f"buckets: letter {ch!r} is in more than one bucket")
+                raise BucketError(f"buckets: {'letter' if symbols == LATIN else 'tile'} {ch!r} is in more "
+                                  "than one bucket")
             seen[ch] = i
-    missing = "".join(ch for ch in string.ascii_lowercase if ch not in seen)
+        if len(part) > MAX_CELL_TILES:
+            raise BucketError(f"buckets: {part[:40]!r} has {len(part)} tiles; a bucket holds at most "
+                              f"{MAX_CELL_TILES}")
+    if symbols is None:
+        return ["".join(sorted(p)) for p in parts]
+    missing = "".join(ch for ch in symbols if ch not in seen)
     if missing:
-        raise BucketError(f"buckets: letters {missing!r} are in no bucket; every a-z must be in one")
+        if symbols == LATIN:
+            raise BucketError(f"buckets: letters {missing!r} are in no bucket; every a-z must be in one")
+        raise BucketError(f"buckets: tiles {missing[:40]!r} are in no bucket; every tile of the alphabet "
+                          f"({_listed(symbols)}) must be in one")
     return ["".join(sorted(p)) for p in parts]
 
 
-def letter_mask(letters: str) -> int:
+@cache
+def _codes(symbols: str) -> dict[str, int]:
+    return {ch: i for i, ch in enumerate(symbols)}
+
+
+def letter_mask(letters: str, symbols: str = LATIN) -> int:
+    """The kernel's mask of a cell's tiles: bit k for the tile of code k."""
     mask = 0
+    if symbols == LATIN:
+        for ch in letters:
+            mask |= 1 << (ord(ch) - 97)
+        return mask
+    codes = _codes(symbols)
     for ch in letters:
-        mask |= 1 << (ord(ch) - 97)
+        mask |= 1 << codes[ch]
     return mask
 
 
-def parse_class(text: str, geometry: Geometry) -> list[str]:
-    """A class written as one letter set per cell, e.g. ``"lnrsy aeiou ..."``."""
+def tile_code(symbol: str, symbols: str = LATIN) -> int:
+    """A symbol's tile code (English: ``ord(letter) - 97``); -1 if no tile has it."""
+    return _codes(symbols).get(symbol, -1)
+
+
+def parse_class(text: str, geometry: Geometry, symbols: str = LATIN) -> list[str]:
+    """A class written as one tile set per cell, e.g. ``"lnrsy aeiou ..."``
+    (in the alphabet's ``symbols``), each at most ``MAX_CELL_TILES`` tiles."""
     parts = text.lower().split()
     if len(parts) != geometry.n:
         raise BucketError(
             f"a {geometry.size} class needs {geometry.n} letter sets, got {len(parts)}"
         )
     for part in parts:
-        bad = [ch for ch in part if ch not in string.ascii_lowercase]
+        bad = [ch for ch in part if ch not in symbols]
         if bad:
-            raise BucketError(f"class: {bad[0]!r} is not a letter a-z (in {part!r})")
-    return ["".join(sorted(set(p))) for p in parts]
+            raise BucketError(f"class: {bad[0]!r} is not {_what(symbols)} (in {part[:40]!r})")
+    sets = ["".join(sorted(set(p))) for p in parts]
+    for s in sets:
+        if len(s) > MAX_CELL_TILES:
+            raise BucketError(f"class: the set {s[:40]!r} has {len(s)} tiles; a cell's set holds at most "
+                              f"{MAX_CELL_TILES}")
+    return sets
 
 
 def _counts(geometry: Geometry, n_buckets: int | Sequence[int]) -> list[int]:
@@ -285,12 +417,16 @@ class CostModel:
     sample of 3x3 classes its rank correlation with solve time was 0.82 (the
     class's board count: -0.79)."""
 
-    def __init__(self, keys: list[bytes], geometry: Geometry, buckets: list[list[str]]) -> None:
-        counts = np.zeros((26, 26, 26))
+    def __init__(self, keys: list[bytes], geometry: Geometry, buckets: list[list[str]],
+                 symbols: str = LATIN) -> None:
+        # a key's bytes are tile codes plus 97 (``core.trie.KEY_BASE``)
+        n = len(symbols)
+        counts = np.zeros((n, n, n))
         for key in keys:
             if len(key) >= 3:
                 counts[key[0] - 97, key[1] - 97, key[2] - 97] += 1
         self.counts = counts
+        self.codes = _codes(symbols)
         self.buckets = buckets
         self.paths = [
             (a, b, c)
@@ -304,7 +440,7 @@ class CostModel:
     def _words(self, s1: str, s2: str, s3: str) -> float:
         key = (s1, s2, s3)
         if key not in self._table:
-            idx = [[ord(ch) - 97 for ch in s] for s in key]
+            idx = [[self.codes[ch] for ch in s] for s in key]
             self._table[key] = float(self.counts[np.ix_(*idx)].sum())
         return self._table[key]
 

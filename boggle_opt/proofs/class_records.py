@@ -20,6 +20,7 @@ from typing import Any
 
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
+from ..core.trie import LATIN
 from .class_tasks import check_task_record, label_buckets, parse_class_name
 
 
@@ -31,6 +32,13 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def is_board_text(board: str, symbols: str = LATIN) -> bool:
+    """Whether every character of ``board`` is a tile's symbol (English: a-z)."""
+    if symbols == LATIN:
+        return board.isascii() and board.isalpha() and board.islower()
+    return all(ch in symbols for ch in board)
+
+
 def canonical_class(cls: tuple[int, ...], geometry: Geometry) -> tuple[int, ...]:
     """The smallest of a class's images under the board's symmetries (the
     spelling a proof records: ``image[i] = cls[perm[i]]``)."""
@@ -39,12 +47,15 @@ def canonical_class(cls: tuple[int, ...], geometry: Geometry) -> tuple[int, ...]
 
 class RecordChecker:
     """Checks solved class records of one proof: its size, buckets, min
-    score, and a scorer (boards are re-scored, not trusted)."""
+    score, and a scorer (boards are re-scored, not trusted), in the
+    alphabet of ``symbols`` (the run's language's; English: a-z)."""
 
-    def __init__(self, geometry: Geometry, label: str, min_score: int, score: Callable[[str], int]) -> None:
+    def __init__(self, geometry: Geometry, label: str, min_score: int, score: Callable[[str], int],
+                 symbols: str = LATIN) -> None:
         self.geometry = geometry
         self.label = label
-        self.buckets = label_buckets(label, geometry)
+        self.symbols = symbols
+        self.buckets = label_buckets(label, geometry, symbols)
         self.min_score = min_score
         self.score = score
 
@@ -71,7 +82,7 @@ class RecordChecker:
                 f"{where}: a record with min score {str(rec.get('min_score'))[:20]}; the proof's is {self.min_score}"
             )
         try:
-            check_task_record(rec, self.geometry, where)
+            check_task_record(rec, self.geometry, where, self.symbols)
         except BoggleOptError as exc:
             raise ClassRecordError(str(exc)) from None
         name = str(rec.get("class", rec.get("split")))
@@ -103,7 +114,7 @@ class RecordChecker:
             if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) and _is_int(pair[1])):
                 raise ClassRecordError(f"{where}: {str(pair)[:40]} is not a [board, score] pair")
             board, score = pair[0], int(pair[1])
-            if not (len(board) == geometry.n and board.isascii() and board.isalpha() and board.islower()):
+            if not (len(board) == geometry.n and is_board_text(board, self.symbols)):
                 raise ClassRecordError(f"{where}: board {board[:40]!r} is not a {geometry.size} board")
             if board in seen:
                 raise ClassRecordError(f"{where}: board {board} is listed twice in {label}")

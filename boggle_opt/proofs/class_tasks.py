@@ -19,18 +19,21 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 from .board_classes import (
-    BucketError, cell_buckets, class_letters, class_name, letter_mask, parse_buckets, split_label,
+    BucketError, cell_buckets, class_letters, class_name, letter_mask, parse_buckets, split_label, tile_code,
 )
 from ..core.branch import ClassSolver
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
-from ..core.trie import PackedTrie
+from ..core.trie import LATIN, PackedTrie
 from ..huge_pages import settle_for
 from ..signals import poll
 from .rescore import Rescorer
 
-Part = tuple[tuple[int, int], ...]  # (cell, letter 0-25) pairs, in the order they were fixed
+Part = tuple[tuple[int, int], ...]  # (cell, tile code) pairs, in the order they were fixed
 
 
 @dataclass(frozen=True)
@@ -44,42 +47,53 @@ class ClassTask:
     def name(self) -> str:
         return class_name(self.cls)
 
-    @property
-    def part_key(self) -> str:
-        """``""`` for a whole class; else e.g. ``"4a.1e"`` (cell 4 is a, then cell 1 is e)."""
-        return part_key(self.part)
+    def key(self, symbols: str = LATIN) -> str:
+        """``""`` for a whole class; else e.g. ``"4a.1e"`` (cell 4 is a, then
+        cell 1 is e), in the alphabet's ``symbols``."""
+        return part_key(self.part, symbols)
 
-    @property
-    def label(self) -> str:
+    def label(self, symbols: str = LATIN) -> str:
         """The class's name, and a part's key after a slash (``"012100212/4a.1e"``)."""
-        return f"{self.name}/{self.part_key}" if self.part else self.name
+        return f"{self.name}/{self.key(symbols)}" if self.part else self.name
 
-    def letters(self, buckets: list[list[str]]) -> list[str]:
+    def letters(self, buckets: list[list[str]], symbols: str = LATIN) -> list[str]:
+        """Each cell's tiles (symbols): its bucket's, or the one its part fixes."""
         sets = class_letters(self.cls, buckets)
-        for cell, letter in self.part:
-            sets[cell] = chr(97 + letter)
+        for cell, code in self.part:
+            sets[cell] = symbols[code]
         return sets
 
-    def split(self, buckets: list[list[str]], order: list[int]) -> list[ClassTask]:
+    def split(self, buckets: list[list[str]], order: list[int], symbols: str = LATIN) -> list[ClassTask]:
         """One task per letter of the first cell in ``order`` with several
         letters; none if every cell has one letter (a single board)."""
-        sets = self.letters(buckets)
+        sets = self.letters(buckets, symbols)
         for cell in order:
             if len(sets[cell]) > 1:
-                return self.split_on(buckets, cell)
+                return self.split_on(buckets, cell, symbols)
         return []
 
-    def split_on(self, buckets: list[list[str]], cell: int) -> list[ClassTask]:
+    def split_on(self, buckets: list[list[str]], cell: int, symbols: str = LATIN) -> list[ClassTask]:
         """One task per letter of ``cell``."""
-        return [ClassTask(self.cls, (*self.part, (cell, ord(ch) - 97))) for ch in self.letters(buckets)[cell]]
+        return [ClassTask(self.cls, (*self.part, (cell, tile_code(ch, symbols))))
+                for ch in self.letters(buckets, symbols)[cell]]
 
 
-def part_key(part: Part) -> str:
-    return ".".join(f"{cell}{chr(97 + letter)}" for cell, letter in part)
+def part_key(part: Part, symbols: str = LATIN) -> str:
+    """A part as run files write it: ``"4a.1e"`` (cell, then its tile's symbol)."""
+    return ".".join(f"{cell}{symbols[code]}" for cell, code in part)
 
 
-def parse_part(key: str) -> Part:
-    return tuple((int(piece[:-1]), ord(piece[-1]) - 97) for piece in key.split(".") if piece)
+def parse_part(key: str, symbols: str = LATIN) -> Part:
+    """The inverse of ``part_key``; a symbol no tile has is a one-line BucketError."""
+    out: list[tuple[int, int]] = []
+    for piece in key.split("."):
+        if not piece:
+            continue
+        code = tile_code(piece[-1], symbols)
+        if code < 0 or not (piece[:-1].isascii() and piece[:-1].isdigit()):
+            raise BucketError(f"part {key[:40]!r}: {piece[:20]!r} is not a cell and a tile of the alphabet")
+        out.append((int(piece[:-1]), code))
+    return tuple(out)
 
 
 def parse_class_name(name: str) -> tuple[int, ...]:
@@ -118,6 +132,27 @@ class ClassResult:
     split_cell: int = -1
 
 
+@dataclass(frozen=True)
+class TrieTiles:
+    """What a worker's trie takes of the word list's alphabet beside its keys
+    and points, as the dictionary built it (``dictionary.dictionary.build``):
+    the tiles' symbols and spellings, and the aliases of words that tiles
+    spell in more than one way (Dutch ``ij``), so a board's re-score counts
+    such a word once. English's: a-z, no aliases (the trie's defaults)."""
+
+    symbols: str = LATIN
+    spellings: tuple[str, ...] = ()
+    aliases: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, trie: PackedTrie) -> TrieTiles:
+        return cls(trie.symbols, tuple(trie.spellings), tuple(int(a) for a in trie.aliases))
+
+    def trie(self, keys: list[bytes], points: list[int]) -> PackedTrie:
+        return PackedTrie(keys, points, symbols=self.symbols, spellings=list(self.spellings) or None,
+                          aliases=vec[i64](list(self.aliases)) if self.aliases else None)
+
+
 class ClassContext:
     """Per-worker state: the solver and rescorer of one size and word list.
     With a ``node_budget``, each tree is built first and a task whose tree
@@ -137,13 +172,16 @@ class ClassContext:
         switch_score: int,
         node_budget: int = 0,
         time_budget: float = 0.0,
+        tiles: TrieTiles | None = None,
     ) -> None:
         geometry = Geometry(cols, rows)
         settle_for(cols * rows)  # this worker's huge pages, by its classes' size
-        trie = PackedTrie(keys, points)
+        tiles = tiles or TrieTiles()
+        self.symbols = tiles.symbols
+        trie = tiles.trie(keys, points)
         self.solver = ClassSolver(trie, geometry)
         self.solver.poll = poll
-        self.rescorer = Rescorer(self.solver, geometry)  # the trie's own points go with it
+        self.rescorer = Rescorer(self.solver, geometry, trie)  # the trie's own points go with it
         self.buckets = buckets
         self.min_score = min_score
         self.switch_pct = switch_pct
@@ -154,8 +192,9 @@ class ClassContext:
     def run(self, task: ClassTask) -> ClassResult:
         start = time.perf_counter()
         cpu = time.process_time()
-        sets = task.letters(self.buckets)
-        masks = [letter_mask(s) for s in sets]
+        symbols = self.symbols
+        sets = task.letters(self.buckets, symbols)
+        masks = [letter_mask(s, symbols) for s in sets]
         solver = self.solver
         if self.node_budget and any(len(s) > 1 for s in sets):
             t0 = time.perf_counter()
@@ -167,7 +206,7 @@ class ClassContext:
         deadline = start + self.time_budget if self.time_budget > 0 else 0.0
         candidates = solver.solve(masks, self.min_score, self.switch_pct, self.switch_score, deadline)
         left = solver.unfinished
-        unfinished = "".join(chr(97 + i) for i in range(26) if left >> i & 1)
+        unfinished = "".join(symbols[i] for i in range(len(symbols)) if left >> i & 1)
         t0 = time.perf_counter()
         boards = self.rescorer.at_least(candidates, self.min_score)
         rescore = time.perf_counter() - t0
@@ -184,15 +223,18 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-_LABELS: dict[tuple[str, str], list[list[str]]] = {}
+_LABELS: dict[tuple[str, str, str | None], list[list[str]]] = {}
 
 
-def label_buckets(label: str, geometry: Geometry) -> list[list[str]]:
-    """Each cell's buckets from their label in a run file (``"aeijou ... / corners ..."``)."""
-    key = (label, geometry.size)
+def label_buckets(label: str, geometry: Geometry, symbols: str | None = LATIN) -> list[list[str]]:
+    """Each cell's buckets from their label in a run file (``"aeijou ... /
+    corners ..."``), covering the alphabet's ``symbols``; None: whatever
+    alphabet the label's own buckets make (each symbol once)."""
+    key = (label, geometry.size, symbols)
     if key not in _LABELS:  # a 4x4 proof's file holds a million records of one label
         main, corners = split_label(label)
-        _LABELS[key] = cell_buckets(geometry, parse_buckets(main), parse_buckets(corners) if corners else None)
+        _LABELS[key] = cell_buckets(geometry, parse_buckets(main, symbols),
+                                    parse_buckets(corners, symbols) if corners else None)
     return _LABELS[key]
 
 
@@ -201,13 +243,17 @@ class TaskRecordError(BoggleOptError):
     file's reader reports it as a run-file error)."""
 
 
-def check_task_record(rec: Mapping[str, Any], geometry: Geometry, where: str) -> None:
+def check_task_record(rec: Mapping[str, Any], geometry: Geometry, where: str,
+                      symbols: str | None = LATIN) -> None:
     """A finished or split task as a run file records it, checked so that a
     ``Ledger`` can trust it (a hand-edited or damaged record is a one-line
     ``TaskRecordError``, not a hang or a wrong proof): a class of the record's
     buckets, a part fixing distinct cells to letters of the class, and a
     split's pieces its part with one more cell fixed, the same for all, to
-    each letter of that cell once."""
+    each letter of that cell once. The buckets must cover the alphabet's
+    ``symbols``; None: the alphabet is not known here (a run file's lines
+    read before its language is), and the label is checked as a partition
+    of its own symbols (verify and ``--resume`` compare it with the run's)."""
     name = rec.get("class", rec.get("split"))
     if name is None:
         return
@@ -220,7 +266,7 @@ def check_task_record(rec: Mapping[str, Any], geometry: Geometry, where: str) ->
     label = rec.get("buckets")
     need(isinstance(label, str), "its buckets are not a string")
     try:
-        buckets = label_buckets(str(label), geometry)
+        buckets = label_buckets(str(label), geometry, symbols)
     except BucketError as exc:
         raise TaskRecordError(f"{where}: {exc}") from None
     need(isinstance(name, str) and len(name) == geometry.n
@@ -230,9 +276,9 @@ def check_task_record(rec: Mapping[str, Any], geometry: Geometry, where: str) ->
     need(all(b < len(buckets[c]) for c, b in enumerate(cls)), "a bucket number is past the cell's buckets")
     sets = class_letters(cls, buckets)
 
-    def checked_part(key: Any, what: str) -> Part:
+    def checked_part(key: Any, what: str) -> tuple[tuple[int, str], ...]:
         need(isinstance(key, str), f"{what} is not a string")
-        part: list[tuple[int, int]] = []
+        part: list[tuple[int, str]] = []  # (cell, symbol): the label's symbols are the alphabet here
         for piece in str(key).split(".") if key else []:
             ok = len(piece) >= 2 and piece[:-1].isascii() and piece[:-1].isdigit()
             cell = int(piece[:-1]) if ok else -1
@@ -240,7 +286,7 @@ def check_task_record(rec: Mapping[str, Any], geometry: Geometry, where: str) ->
             ok = ok and str(cell) == piece[:-1]
             ok = ok and cell < geometry.n and piece[-1] in sets[cell] and cell not in dict(part)
             need(ok, f"{what} {str(key)[:40]!r} does not fix distinct cells to letters of the class")
-            part.append((cell, ord(piece[-1]) - 97))
+            part.append((cell, piece[-1]))
         return tuple(part)
 
     part = checked_part(rec.get("part", ""), "its part")
@@ -252,7 +298,7 @@ def check_task_record(rec: Mapping[str, Any], geometry: Geometry, where: str) ->
     need(all(len(p) == len(part) + 1 and p[:-1] == part for p in pieces),
          "a split's piece is not its part with one more cell fixed")
     cells = {p[-1][0] for p in pieces}
-    letters = sorted(chr(97 + p[-1][1]) for p in pieces)
+    letters = sorted(p[-1][1] for p in pieces)
     need(len(cells) == 1 and "".join(letters) == sets[cells.pop()],
          "a split's pieces do not fix one cell to each of its letters once")
 
@@ -310,8 +356,8 @@ class Ledger:
         return finished, partial
 
 
-def tasks_left(partial: Mapping[str, list[str]]) -> Iterable[ClassTask]:
+def tasks_left(partial: Mapping[str, list[str]], symbols: str = LATIN) -> Iterable[ClassTask]:
     for name in sorted(partial):
         cls = parse_class_name(name)
         for key in partial[name]:
-            yield ClassTask(cls, parse_part(key))
+            yield ClassTask(cls, parse_part(key, symbols))

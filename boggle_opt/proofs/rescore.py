@@ -8,6 +8,7 @@ from ..core.branch import ClassSolver
 from ..core.geometry import Geometry
 from ..core.pages import trim_heap
 from ..core.scorer import Scorer
+from ..core.trie import PackedTrie
 
 # From this many cells a worker builds a scorer for each class that has
 # candidates and drops it after: a scorer's private copy of the trie
@@ -24,18 +25,32 @@ class Rescorer:
     scorer is made from the solver's own copy of the word list, so a worker
     keeps no trie of its own beside it."""
 
-    def __init__(self, solver: ClassSolver, geometry: Geometry) -> None:
+    def __init__(self, solver: ClassSolver, geometry: Geometry, trie: PackedTrie | None = None) -> None:
         self.solver = solver
         self.geometry = geometry
+        #: the trie the solver was made from: its alphabet and aliases go with the scorer's copy
+        self.trie = trie
         self.held: Scorer | None = None
         if geometry.n < DROP_SCORER_FROM_CELLS:
-            self.held = Scorer(solver.scoring_trie(), geometry)
+            self.held = self._scorer()
+
+    def _scorer(self) -> Scorer:
+        """A scorer of the solver's copy of the word list, reading boards in
+        the trie's alphabet and counting a word that tiles spell in several
+        ways (Dutch ``ij``) once, as the dictionary's own scorer does."""
+        copy = self.solver.scoring_trie()
+        trie = self.trie
+        if trie is not None and (copy.symbols != trie.symbols or copy.spellings != trie.spellings
+                                 or len(copy.aliases) != len(trie.aliases)):
+            copy = PackedTrie([], [], (copy.nodes, copy.points, copy.n_words), symbols=trie.symbols,
+                              aliases=trie.aliases, spellings=trie.spellings)
+        return Scorer(copy, self.geometry)
 
     def at_least(self, candidates: list[str], min_score: int) -> list[tuple[str, int]]:
         """The candidates that score at least ``min_score``, with their scores."""
         if not candidates:
             return []
-        scorer = self.held if self.held is not None else Scorer(self.solver.scoring_trie(), self.geometry)
+        scorer = self.held if self.held is not None else self._scorer()
         boards = []
         for board in candidates:
             score = scorer.score(board)

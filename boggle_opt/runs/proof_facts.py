@@ -76,8 +76,6 @@ class ProofFacts:
             self.geometry: Geometry = size_geometry(str(settings.get("size")))
         except BoggleOptError as exc:
             raise Hole(f"settings: {exc}") from None
-        self.label, self.buckets = self.bnb.buckets(self.geometry)
-        self.counts = [len(b) for b in self.buckets]
         self.rule = str(settings.get("rule") or "standard")
         self.wordlist = wordlist or str(settings.get("wordlist") or "default")
         # a language other than the list's own (--language) is a setting, as the
@@ -87,6 +85,14 @@ class ProofFacts:
             self.wordlist, self.rule, registries, cache=False,
             language=str(language) if language else None)
         self.scorer = self.dictionary.scorer(self.geometry)
+        # the run's language decides the tiles its buckets, classes and parts are written in
+        alphabet = self.dictionary.alphabet
+        self.symbols: str = alphabet.symbols
+        try:
+            self.label, self.buckets = self.bnb.buckets(self.geometry, alphabet)
+        except BoggleOptError as exc:
+            raise Hole(f"settings: {exc}") from None
+        self.counts = [len(b) for b in self.buckets]
         computed = {**dictionary_fields(self.dictionary), "size": self.geometry.size, "buckets": self.label}
         for key, value in computed.items():
             if recorded.get(key) != value:
@@ -150,7 +156,8 @@ class ProofFacts:
         out: list[tuple[int, str]] = []
         for piece in part.split(".") if part else []:
             cell, letter = piece[:-1], piece[-1:]
-            if not (cell.isdigit() and int(cell) < self.geometry.n and "a" <= letter <= "z"):
+            if not (cell.isascii() and cell.isdigit() and int(cell) < self.geometry.n
+                    and len(letter) == 1 and letter in self.symbols):
                 raise Hole(f"{where}: part {part!r} is not cells fixed to letters (e.g. '4a.1e')")
             out.append((int(cell), letter))
         if len({c for c, _ in out}) != len(out):

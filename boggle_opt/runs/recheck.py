@@ -19,6 +19,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..defaults import VERIFY_BUDGET, VERIFY_CHANCE
+from ..proofs.board_classes import letter_mask
 from .proof_facts import Hole, ProofFacts, VerifyError
 from .witness import Record, in_sets, narrowed
 
@@ -97,7 +98,8 @@ def kernel_check(proof: ProofFacts, solved: list[tuple[Record, float]], min_scor
     else:
         method = PURE
         factor = cpu * PURE_SLOWDOWN / budget
-        part, sets = (record.part, record.sets) if factor <= 1 else narrowed(record, factor, geometry, rng)
+        part, sets = (record.part, record.sets) if factor <= 1 else narrowed(record, factor, geometry, rng,
+                                                                            proof.symbols)
         with tempfile.TemporaryDirectory() as tmp:
             try:
                 solve = _pure_solver(proof, Path(tmp), min_score)
@@ -127,14 +129,16 @@ def _pure_solver(proof: ProofFacts, tmp: Path, min_score: int) -> Callable[[list
     geo = importlib.import_module(f"{core.__name__}.geometry")
     scorer_mod = importlib.import_module(f"{core.__name__}.scorer")
     d = proof.dictionary
-    trie = trie_mod.PackedTrie(d.keys, d.points)
+    # the word list's alphabet, and its words that tiles spell in several ways, as the dictionary built them
+    trie = trie_mod.PackedTrie(d.keys, d.points, symbols=d.trie.symbols, spellings=list(d.trie.spellings),
+                               aliases=d.trie.aliases)
     g = geo.Geometry(proof.geometry.cols, proof.geometry.rows)
     solver = branch.ClassSolver(trie, g)
     scorer = scorer_mod.Scorer(trie, g)
     switch_pct, switch_score = proof.bnb.switch_settings(proof.geometry)
 
     def solve(sets: list[str]) -> list[str]:
-        masks = [sum(1 << (ord(ch) - 97) for ch in s) for s in sets]
+        masks = [letter_mask(s, proof.symbols) for s in sets]
         candidates = solver.solve(masks, min_score, switch_pct, switch_score, 0.0)
         return [b for b in candidates if scorer.score(b) >= min_score]
 

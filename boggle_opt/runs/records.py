@@ -220,7 +220,10 @@ def _check_task(inner: Mapping[str, Any], where: str) -> None:
     except BoggleOptError as exc:
         raise RunFileError(f"{where}: {exc}") from None
     try:
-        check_task_record(inner, geometry, where)
+        # (the run's alphabet is not known line by line: its buckets are
+        # checked as a partition of their own symbols, and verify and a resume
+        # compare them with the run's)
+        check_task_record(inner, geometry, where, None)
     except TaskRecordError as exc:
         raise RunFileError(str(exc)) from None
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
+from ..core.trie import LATIN
 from ..proofs.class_tasks import ClassContext, ClassResult, ClassTask, parse_class_name, parse_part
 from ..proofs.executor import (
     WINDOW_PER_WORKER, Done, ExecutorSession, Failed, InlineSession, TaskRunner, WorkerSetup,
@@ -58,14 +59,15 @@ class Resolving:
 
 class Resolver:
     """``piece`` gives the task of a record; ``check`` compares the kernel's
-    answer with the record."""
+    answer with the record; parts are in the alphabet of ``symbols``."""
 
-    def __init__(self, geometry: Geometry) -> None:
+    def __init__(self, geometry: Geometry, symbols: str = LATIN) -> None:
         self.geometry = geometry
+        self.symbols = symbols
 
     def piece(self, record: Record) -> Resolving:
         """The record's whole task (its class, or its recorded piece)."""
-        return Resolving(record, ClassTask(parse_class_name(record.name), parse_part(record.part)))
+        return Resolving(record, ClassTask(parse_class_name(record.name), parse_part(record.part, self.symbols)))
 
     def check(self, resolving: Resolving, solved: ClassResult, result: Witnessed) -> None:
         """Compare a solved record with what it says; ``Unrecorded`` if they differ."""

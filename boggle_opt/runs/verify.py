@@ -54,7 +54,8 @@ else:  # imported on first use (boggle_opt.lazy)
     from ..lazy import numpy as np
 
 from ..core.errors import BoggleOptError
-from ..proofs.class_records import ClassRecordError, RecordChecker
+from ..proofs.class_records import ClassRecordError, RecordChecker, is_board_text
+from ..proofs.class_tasks import TrieTiles
 from ..proofs.shards import ShardError, parse_shard
 from ..registry.registries import Registries
 from ..searching.interface import Problem
@@ -382,7 +383,8 @@ class _Reader:
             self.proof.min_from = "a hill climb's best, from the setup record"
         self.min_score, self.min_where = score, self.min_where or where
         if self.checker is None:
-            self.checker = RecordChecker(self.proof.geometry, self.proof.label, score, self.proof.scorer.score)
+            self.checker = RecordChecker(self.proof.geometry, self.proof.label, score, self.proof.scorer.score,
+                                         self.proof.symbols)
 
     def task(self, index: int, cp: Mapping[str, Any], name: Any, where: str) -> None:
         proof = self.proof
@@ -454,7 +456,7 @@ class _Reader:
         proof, geometry = self.proof, self.proof.geometry
         min_score = self.need_min("the run files")
         for board, score, where in self.reported:
-            if not (len(board) == geometry.n and board.isascii() and board.isalpha() and board.islower()):
+            if not (len(board) == geometry.n and is_board_text(board, proof.symbols)):
                 raise Hole(f"{where}: board {board[:40]!r} is not a {geometry.size} board")
             actual = proof.scorer.score(board)
             if actual != score:
@@ -663,9 +665,10 @@ def _witness(proof: ProofFacts, reader: _Reader, result: Verified, plan: Plan | 
         chosen = reader.draw.chosen()
         if plan is not None and chosen:
             args = (proof.dictionary.keys, proof.dictionary.points, proof.geometry.cols, proof.geometry.rows,
-                    proof.bnb.buckets(proof.geometry)[1], min_score, *proof.bnb.switch_settings(proof.geometry))
-            resolve(chosen, reader.draw.seen, reader.draw.complete, args, Resolver(proof.geometry), witnessed,
-                    plan, jobs, say)
+                    proof.buckets, min_score, *proof.bnb.switch_settings(proof.geometry), 0, 0.0,
+                    TrieTiles.of(proof.dictionary.trie))
+            resolve(chosen, reader.draw.seen, reader.draw.complete, args, Resolver(proof.geometry, proof.symbols),
+                    witnessed, plan, jobs, say)
         # the hops' share of what the re-solving cost (or of the budget, with none)
         hop_budget = hop_seconds(witnessed.resolve_seconds or result.budget)
         say(f"witnesses: basin hops for {hop_budget:.0f} s of CPU", False)  # not the wall clock

@@ -48,7 +48,9 @@ else:  # imported on first use (boggle_opt.lazy)
 from ..boards import board_text, steepest_ascent
 from ..core.geometry import Geometry
 from ..core.tree import cell_order
-from ..proofs.class_tasks import parse_part
+from ..core.trie import LATIN
+from ..proofs.board_classes import tile_code
+from ..proofs.class_tasks import part_key, parse_part
 from ..searching.interface import Problem
 
 
@@ -109,7 +111,7 @@ def climbs(problem: Problem, found: set[str], min_score: int, restarts: int, see
     geometry = problem.geometry
     hits = 0
     for _ in range(restarts):
-        start = board_text(rng.choice(26, size=geometry.n, p=freqs))
+        start = board_text(rng.choice(problem.n_tiles, size=geometry.n, p=freqs), problem.symbols)
         board, score = steepest_ascent(problem, start, problem.score(start))
         if score >= min_score:
             hits += 1
@@ -131,7 +133,7 @@ def _hop(problem: Problem, board: str, rng: np.random.Generator, freqs: np.ndarr
     as the word list uses them), then climbed: the optimum reached."""
     cells = list(board)
     for cell in rng.choice(problem.geometry.n, size=int(rng.integers(1, HOP_CELLS + 1)), replace=False):
-        cells[int(cell)] = chr(97 + int(rng.choice(26, p=freqs)))
+        cells[int(cell)] = problem.symbols[int(rng.choice(problem.n_tiles, p=freqs))]
     start = "".join(cells)
     return steepest_ascent(problem, start, problem.score(start))
 
@@ -158,7 +160,7 @@ def hops(problem: Problem, found: set[str], min_score: int, seconds: float, seed
     board, score, stale = "", -1, HOP_PATIENCE
     while time.process_time() < end:
         if stale >= HOP_PATIENCE:
-            start = board_text(rng.choice(26, size=geometry.n, p=freqs))
+            start = board_text(rng.choice(problem.n_tiles, size=geometry.n, p=freqs), problem.symbols)
             board, score = steepest_ascent(problem, start, problem.score(start))
             new, new_score, stale = board, score, 0
         else:
@@ -205,14 +207,16 @@ def class_hops(problem: Problem, found: set[str], min_score: int, starts: Iterab
 
 
 def near(board: str, score: Callable[[str], int], neighbourhood: Callable[[str], list[int]], n: int,
-         min_score: int) -> Iterable[str]:
-    """Boards one letter change or one swap of two cells from ``board`` that
-    score at least ``min_score``."""
+         min_score: int, symbols: str = LATIN) -> Iterable[str]:
+    """Boards one tile change or one swap of two cells from ``board`` that
+    score at least ``min_score`` (tiles of ``symbols``, in code order, as
+    ``neighbourhood`` lays out its scores)."""
     scores = neighbourhood(board)
+    n_tiles = len(symbols)
     for cell in range(n):
-        for letter in range(26):
-            if scores[cell * 26 + letter] >= min_score and board[cell] != chr(97 + letter):
-                yield board[:cell] + chr(97 + letter) + board[cell + 1:]
+        for code in range(n_tiles):
+            if scores[cell * n_tiles + code] >= min_score and board[cell] != symbols[code]:
+                yield board[:cell] + symbols[code] + board[cell + 1:]
     for i, j in itertools.combinations(range(n), 2):
         if board[i] != board[j]:
             cells = list(board)
@@ -231,7 +235,7 @@ def closure(problem: Problem, found: set[str], boards: list[tuple[str, int]], mi
     tried = 0
     for board, score in sorted(boards, key=lambda bs: (-bs[1], bs[0]))[:limit]:
         tried += 1
-        for other in near(board, scorer.score, scorer.neighbourhood, geometry.n, min_score):
+        for other in near(board, scorer.score, scorer.neighbourhood, geometry.n, min_score, problem.symbols):
             canonical = geometry.canonical(other)
             if canonical not in found:
                 raise Unrecorded(
@@ -241,7 +245,8 @@ def closure(problem: Problem, found: set[str], boards: list[tuple[str, int]], mi
     return tried
 
 
-def narrowed(record: Record, factor: float, geometry: Geometry, rng: random.Random) -> tuple[str, list[str]]:
+def narrowed(record: Record, factor: float, geometry: Geometry, rng: random.Random,
+             symbols: str = LATIN) -> tuple[str, list[str]]:
     """A piece of the record's task about ``factor`` times smaller: cells fixed,
     in the kernel's cell order, to the letters of one of its boards drawn at
     random (else of a random board of the task), so a record cannot tell
@@ -253,7 +258,7 @@ def narrowed(record: Record, factor: float, geometry: Geometry, rng: random.Rand
         variant = next(v for v in geometry.variants(target) if all(b in s for b, s in zip(v, sets)))
     else:
         variant = "".join(rng.choice(s) for s in sets)
-    part = list(parse_part(record.part))
+    part = list(parse_part(record.part, symbols))
     shrunk = 1.0
     for cell in cell_order(geometry):
         if shrunk >= factor:
@@ -261,8 +266,8 @@ def narrowed(record: Record, factor: float, geometry: Geometry, rng: random.Rand
         if len(sets[cell]) > 1:
             shrunk *= len(sets[cell])
             sets[cell] = variant[cell]
-            part.append((cell, ord(variant[cell]) - 97))
-    key = ".".join(f"{cell}{chr(97 + letter)}" for cell, letter in part)
+            part.append((cell, tile_code(variant[cell], symbols)))
+    key = part_key(tuple(part), symbols)
     return key, sets
 
 

@@ -15,6 +15,8 @@ set -euo pipefail
 SHARDS="${SHARDS:?set SHARDS to N, the number of array tasks}"
 SIZE="${SIZE:-4x4}"
 WORDLIST="${WORDLIST:-enable2k}"
+# the word list's language, if not its own (boggle-opt plan prints it when given)
+LANGUAGE="${LANGUAGE:-}"
 RULE="${RULE:-standard}"
 MIN_SCORE="${MIN_SCORE:-3500}"
 OUT="${OUT:-proof}"
@@ -30,6 +32,6 @@ if [ -s "$file" ]; then
     # a shard already done says so and exits 0
     exec $BOGGLE_OPT run --resume "$file" --jobs "$JOBS" --progress plain --progress-every "$EVERY"
 fi
-exec $BOGGLE_OPT run --searcher bnb --size "$SIZE" --wordlist "$WORDLIST" --rule "$RULE" \
+exec $BOGGLE_OPT run --searcher bnb --size "$SIZE" --wordlist "$WORDLIST" ${LANGUAGE:+--language "$LANGUAGE"} --rule "$RULE" \
     --min-score "$MIN_SCORE" --shard "$SLURM_ARRAY_TASK_ID/$SHARDS" --jobs "$JOBS" \
     --progress plain --progress-every "$EVERY" --out "$file"
