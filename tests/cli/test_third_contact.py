@@ -145,6 +145,29 @@ def test_verify_says_its_hops_are_cpu_seconds(run_cli: Cli, tmp_path: Path) -> N
     assert re.search(r"^verify: witnesses: basin hops for \d+ s of CPU$", checked.stderr, re.M), checked.stderr
 
 
+def test_verify_counts_its_basin_hops_and_says_cpu_beside_wall(run_cli: Cli, tmp_path: Path,
+                                                               registries: Any) -> None:
+    """The hops' line said only their budget, ``basin hops for 28 s``, for
+    minutes: no count of hops, and CPU not told from the wall clock. Their
+    progress counts them, with the CPU used of the budget beside the wall
+    time, as they go and once at their end (so on any machine's speed)."""
+    from boggle_opt.runs.verify import verify_runs
+
+    out = tmp_path / "p.jsonl"
+    made = run_cli("run", "--searcher", "bnb", "--size", "2x2", "-o", "min-score", "5", "--out", str(out),
+                   "--progress", "none")
+    assert made.returncode == 0, made.stderr
+    said: list[tuple[str, bool]] = []
+    result = verify_runs([str(out)], registries, progress=lambda text, update: said.append((text, update)))
+    counts = [re.fullmatch(r"witnesses: ([\d,]+) basin hops, (\d+) of (\d+) s CPU \((\d+) s wall\)", text)
+              for text, _ in said]
+    hops = [m for m in counts if m]
+    assert hops, said
+    assert int(hops[-1].group(1).replace(",", "")) == result.witness.hops > 0, (said, result.witness.hops)
+    assert all(update for (text, update) in said if text.endswith(" s wall)")), said  # one phase, updated
+    assert all(len(f"verify: {m.group(0)}") <= 80 for m in hops), said
+
+
 def test_plan_says_how_many_workers_solve_its_sample(run_cli: Cli) -> None:
     """``--jobs 64`` on 2 cores runs 2 workers: nothing said so; and while it
     solves, a running figure (it printed only its header for 7 minutes)."""
