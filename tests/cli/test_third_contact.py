@@ -72,6 +72,41 @@ def test_plain_progress_of_a_plugin_searcher_fits_80_columns(run_cli: Cli, tmp_p
     assert unwrapped(r.stderr).rstrip().endswith(" done: the last batch finishes)")
 
 
+#: the same searcher with long notes: one before the run (``start_notes``,
+#: as bnb's on 4x4) and one as it goes (an ``ExecutorWarning``, as an
+#: executor's or a worker's death becomes a note of the run)
+NOTED = CLIMBER.replace("""        def search(self, problem, rng):
+""", """        def start_notes(self, problem):
+            return ["a long note before the run starts, longer than a line: it names a command to copy, "
+                    "`boggle-opt plan --size 3x3 --sample 40`, and goes on past the eightieth column"]
+
+        def search(self, problem, rng):
+            import warnings
+            from boggle_opt.proofs.executor import ExecutorWarning
+
+            warnings.warn(ExecutorWarning("a long note as the run goes, as an executor gives one when no "
+                                          "worker has connected after a while, past the eightieth column"))
+""")
+
+
+def test_plain_notes_of_a_plugin_searcher_fit_80_columns(run_cli: Cli, tmp_path: Path) -> None:
+    """The status lines kept within 80 columns, but a note (``boggle-opt:
+    note:`` before the run, ``note:`` as it went) was printed whole on one
+    line: bnb's own 4x4 note is 187 columns. Wrapped, a quoted command whole."""
+    plugin = tmp_path / "noted.py"
+    plugin.write_text(textwrap.dedent(NOTED), encoding="utf-8")
+    r = run_cli("run", "--plugin", str(plugin), "--searcher", "batches", "--size", "3x3", "--seed", "1",
+                "--evals", "2000", "--progress", "plain")
+    assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    assert all(len(line) <= 80 for line in lines), "\n".join(line for line in lines if len(line) > 80)
+    joined = unwrapped(r.stderr)
+    assert "boggle-opt: note: a long note before the run starts, longer than a line: it names" in joined, r.stderr
+    assert "`boggle-opt plan --size 3x3 --sample 40`" in r.stderr, r.stderr  # not broken across lines
+    assert "note: a long note as the run goes, as an executor gives one when no worker" in joined, r.stderr
+    assert re.search(r"^note: a long note as the run goes", r.stderr, re.M), r.stderr
+
+
 # -- the live panel ------------------------------------------------------------------
 
 
