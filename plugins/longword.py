@@ -104,6 +104,10 @@ class LongWord(SearcherBase["LongWord.Options"]):
         if n > MAX_CELLS:
             raise BoggleOptError(f"longword: boards of more than {MAX_CELLS} cells are not supported")
         cons = problem.constraints
+        # said first: the set-up lists every path before a word is placed (4x4:
+        # a second or two; 15 cells on a busy machine, 12 s), and a budget
+        # can end within it
+        yield Progress({"setup": f"listing the words and paths of {length} cells"})
         words = _words(problem.dictionary.keys, length, opts.letters, cons, n)
         if not words:  # a run that cannot find anything says why, and what to do
             raise BoggleOptError(_nothing_to_place(problem.dictionary.keys, problem.dictionary.label,

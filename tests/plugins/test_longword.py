@@ -108,6 +108,21 @@ def test_a_time_budget_stops_the_listing_of_paths(run_cli, tmp_path: Path) -> No
     assert "# stopped: time budget of 1 s reached" in r.stdout, r.stdout
 
 
+def test_the_setup_is_said_before_it_starts(run_cli) -> None:
+    """Nothing was shown while longword listed its words and paths (12 s of a
+    20 s budget with -o length 15 on a busy machine; the letter bounds of
+    3x3's 30,372 words on the embedded list longer): its first progress says
+    it is setting up, and the budget stops it there as anywhere."""
+    import json
+
+    r = run_cli("run", "--searcher", "longword", "--size", "3x3", "--time", "1", "--progress", "jsonl")
+    assert r.returncode == 0, r.stderr
+    records = [json.loads(line) for line in r.stderr.splitlines()]
+    progress = [rec for rec in records if rec["type"] == "progress"]
+    assert progress and progress[0]["stats"] == {"setup": "listing the words and paths of 9 cells"}, records
+    assert records[-1]["type"] == "finish" and records[-1]["stop_reason"] == "used 1 s", records[-1]
+
+
 WORDS = ["planet", "plants", "stable", "tables", "bleats", "ablest", "lap", "pal", "tab", "bat",
          "sable", "table", "plan", "plane", "slant", "last", "salt", "tan", "ant", "bet",
          "quiets", "quiet", "suite", "ties", "sit", "its", "equip", "quip"]
