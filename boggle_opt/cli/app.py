@@ -594,7 +594,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # worker processes load the same plugins from the run's spec
             regs = load_plugins(strict=bool(ns.strict_plugins), extra=plugin_specs(ns.plugins or []))
             for warning in regs.warnings:
-                print(output.plain(f"{PROG}: warning: {warning}"), file=sys.stderr)
+                print(f"{PROG}: warning: {warning}", file=sys.stderr)  # one line, as an error
             code: int = ns.run(ns, regs, out)
         return code if running else signals.status(code)
     except output.OutputError as exc:

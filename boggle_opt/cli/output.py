@@ -34,7 +34,7 @@ def fill(text: str, indent: str = "", subsequent: str | None = None, width: int 
 
 
 def plain(text: str, width: int = WIDTH) -> str:
-    """A line of words on stderr (a note, a warning, why a run stopped)
+    """A line of words on stderr (a note, why a run stopped)
     within ``width`` columns, continued on lines indented two spaces; a
     `quoted` command stays whole (a plugin's note can be any length)."""
     if len(text) <= width:
