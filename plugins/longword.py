@@ -3,7 +3,7 @@
 The best boards known under powers of two (and the best boards holding a
 16- or 17-letter word) came from writing every word that fills the board
 along every path through all its cells. This searcher does that: the paths
-up to symmetry (4x4: 68,112) come from ``boggle_opt.core.paths``, the words
+up to symmetry (4x4: 42,898) come from ``boggle_opt.core.paths``, the words
 from the run's word list (trie keys of exactly ``length`` cells, so a word
 with a Qu has one letter more), and every (path, word) board is scored in the
 compiled ``PlacementScorer``. With ``-o length L`` below the board's size,
@@ -51,6 +51,7 @@ from boggle_opt.proofs.executor import Done, Failed, TaskRunner, WorkerSetup, fa
 from boggle_opt.proofs.outcome import duration
 from boggle_opt.searching.options import check
 from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
+from boggle_opt.signals import poll
 
 from boggle_opt.proofs.local import open_session
 
@@ -66,6 +67,10 @@ TASK_BOARDS = 20_000
 CHUNK_CLIMBS = 8
 #: the path enumeration keeps used cells in a 64-bit mask
 MAX_CELLS = 62
+#: paths a run lists at most (each process holds them: 160 MB of 20-cell
+#: paths); 4x4 has 288,783 at most, of 12 cells, and 4x5 more than a million
+#: of 20: more than a run could place words along
+MAX_PATHS = 1_000_000
 
 
 class LongWord(SearcherBase["LongWord.Options"]):
@@ -99,6 +104,10 @@ class LongWord(SearcherBase["LongWord.Options"]):
         if n > MAX_CELLS:
             raise BoggleOptError(f"longword: boards of more than {MAX_CELLS} cells are not supported")
         cons = problem.constraints
+        # said first: the set-up lists every path before a word is placed (4x4:
+        # a second or two; 15 cells on a busy machine, 12 s), and a budget
+        # can end within it
+        yield Progress({"setup": f"listing the words and paths of {length} cells"})
         words = _words(problem.dictionary.keys, length, opts.letters, cons, n)
         if not words:  # a run that cannot find anything says why, and what to do
             raise BoggleOptError(_nothing_to_place(problem.dictionary.keys, problem.dictionary.label,
@@ -110,6 +119,9 @@ class LongWord(SearcherBase["LongWord.Options"]):
             bounds, words = [b for b, _ in ranked], [w for _, w in ranked]
         flat = _paths(geometry.cols, geometry.rows, length)
         n_paths = len(flat) // length
+        if n_paths > MAX_PATHS:
+            raise BoggleOptError(f"longword: more than {MAX_PATHS:,} paths of {length} cells on a {geometry.size} "
+                                 f"board, too many to place words along; give -o length L (fewer cells)")
         chunk = CHUNK if length == n else CHUNK_CLIMBS
         per_task = max(1, TASK_BOARDS // CHUNK) if length == n else 1
         label = (f"{geometry.size} length {length} letters {opts.letters} words {len(words)} "
@@ -189,12 +201,14 @@ def letter_bounds(keys: Sequence[bytes], points: Sequence[int], words: Sequence[
     sizes = np.fromiter((len(k) for k in keys), np.int64, len(keys))
     ids = np.repeat(np.arange(len(keys)), sizes)
     codes = np.frombuffer(b"".join(keys), np.uint8).astype(np.int64) - 97
+    poll()
     counts = np.bincount(ids * 26 + codes, minlength=len(keys) * 26).reshape(len(keys), 26)
     bits = np.int64(1) << np.arange(26, dtype=np.int64)
     sets = (counts > 0).astype(np.int64) @ bits
     pts = np.asarray(points, dtype=np.int64)
     out: list[int] = []
     for word in words:
+        poll()  # a second or more on a big list: a budget or Ctrl-C stops it here
         have = np.bincount(np.frombuffer(word, np.uint8).astype(np.int64) - 97, minlength=26)
         # keys using no other letter, then those using none too often
         near = np.flatnonzero((sets & ~int((have > 0).astype(np.int64) @ bits)) == 0)
@@ -203,10 +217,17 @@ def letter_bounds(keys: Sequence[bytes], points: Sequence[int], words: Sequence[
     return out
 
 
-@cache
 def _paths(cols: int, rows: int, length: int) -> list[int]:
-    """``core.paths.paths``, listed once per process (4x4: about 2 s)."""
-    return paths(Geometry(cols, rows), length)
+    """``core.paths.paths``, listed once per process (4x4: about 1 s; 5x5's
+    full paths: for ever), at most ``MAX_PATHS`` + 1 of them; polled, so a
+    time budget or Ctrl-C stops a listing the compiled code would not."""
+    return _listed(cols, rows, length, MAX_PATHS)
+
+
+@cache
+def _listed(cols: int, rows: int, length: int, limit: int) -> list[int]:
+    # the limit in the key: a listing cut short is never handed out as whole
+    return paths(Geometry(cols, rows), length, limit, poll)
 
 
 def _words(keys: Sequence[bytes], length: int, letters: int, cons: Constraints, n: int) -> list[bytes]:

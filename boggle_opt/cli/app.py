@@ -198,7 +198,7 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         style = ns.progress or ("rich" if sys.stderr.isatty() else "plain")
         if style != "jsonl":  # under --progress jsonl, stderr is JSON lines: notes are records there
             for note in run.notes:
-                print(f"{PROG}: note: {note}", file=sys.stderr)
+                print(output.plain(f"{PROG}: note: {note}"), file=sys.stderr)  # a searcher's: any length
         problem = run.problem
         consumers: list[Consumer] = []
         writer: RunFileWriter | None = None
@@ -594,7 +594,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # worker processes load the same plugins from the run's spec
             regs = load_plugins(strict=bool(ns.strict_plugins), extra=plugin_specs(ns.plugins or []))
             for warning in regs.warnings:
-                print(f"{PROG}: warning: {warning}", file=sys.stderr)
+                print(f"{PROG}: warning: {warning}", file=sys.stderr)  # one line, as an error
             code: int = ns.run(ns, regs, out)
         return code if running else signals.status(code)
     except output.OutputError as exc:

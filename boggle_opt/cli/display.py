@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import textwrap
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -22,6 +21,7 @@ from ..searching.driver import Consumer, RunState
 from ..runs.events import event_record, finish_record, note_record, progress_record, start_record
 from ..runs.records import describe_stop
 from ..searching.interface import Event, Progress, Stat
+from . import output
 from .beat import Beat
 
 if TYPE_CHECKING:
@@ -199,12 +199,9 @@ def status_line(state: RunState, shown: Callable[[str], str] = str, width: int =
 
 
 def _wrapped(text: str, width: int = PLAIN_WIDTH) -> str:
-    """A plain line of words (why the run stopped) within ``width`` columns,
-    its continuation indented."""
-    if len(text) <= width:
-        return text
-    return "\n".join(textwrap.wrap(text, width, subsequent_indent="  ", break_long_words=False,
-                                   break_on_hyphens=False))
+    """A plain line of words (why the run stopped, a note) within ``width``
+    columns, its continuation indented."""
+    return output.plain(text, width)
 
 
 def _steady(grid: str) -> str:
@@ -404,7 +401,7 @@ class PlainProgress:
 
     def _new_notes(self, state: RunState) -> None:
         for note in state.notes[self._notes:]:
-            self.out.write(f"note: {note}\n")
+            self.out.write(_wrapped(f"note: {note}") + "\n")  # a plugin's or an executor's: any length
         self._notes = len(state.notes)
 
     def finish(self, state: RunState) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -30,6 +31,15 @@ def fill(text: str, indent: str = "", subsequent: str | None = None, width: int 
     return textwrap.fill(text, width, initial_indent=indent,
                          subsequent_indent=indent if subsequent is None else subsequent,
                          break_long_words=False, break_on_hyphens=False).replace("\0", " ")
+
+
+def plain(text: str, width: int = WIDTH) -> str:
+    """A line of words on stderr (a note, why a run stopped)
+    within ``width`` columns, continued on lines indented two spaces; a
+    `quoted` command stays whole (a plugin's note can be any length)."""
+    if len(text) <= width:
+        return text
+    return fill(text, "", "  ", width, whole=re.findall(r"`[^`]*`", text))
 
 
 def comment(text: str) -> str:

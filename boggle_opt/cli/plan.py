@@ -38,7 +38,8 @@ from ..core.geometry import Geometry
 from ..proofs.board_classes import Calibration, ClassSpace, CostModel, class_letters, count_classes
 from ..proofs.class_tasks import ClassResult, ClassTask, TrieTiles
 from ..proofs.estimate import (
-    Draw, Measured, MeasuredContext, Overheads, Scaled, rss_mb, scale_up, shard_spread, stratified_draw,
+    Draw, Measured, MeasuredContext, Overheads, Scaled, part_of_sample, rss_mb, scale_up, shard_spread,
+    stratified_draw,
 )
 from ..proofs.executor import Done, ExecutorSession, InlineSession, WorkerSetup
 from ..proofs.local import LocalSession
@@ -251,17 +252,20 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     args = (dictionary.keys, dictionary.points, geometry.cols, geometry.rows, buckets, min_score,
             switch_pct, switch_score, 0, 0.0, TrieTiles.of(dictionary.trie))
     place = {c: i for i, c in enumerate(sample)}
+    # each sampled class's weight: the classes of the proof it stands for
+    weights = scale_up([0.0] * len(sample), picked.strata, picked.sizes).weights
 
-    def so_far(done: list[Measured]) -> str:
-        # the strata solved so far, scaled up to the whole proof: a running
-        # figure while the sample takes minutes (and the last one an
-        # interrupt leaves on the screen)
-        strata = [picked.strata[place[m.result.task.cls]] for m in done]
-        covered = sum(picked.sizes[s] for s in set(strata))
-        scaled = scale_up([m.cpu for m in done], strata, picked.sizes).total * sum(picked.sizes) / covered
-        return f"solving the proof: about {_hours(scaled)} of CPU so far"
+    def so_far(done: list[Measured]) -> tuple[float, float | None]:
+        # the classes solved so far scaled up to the whole proof: a running
+        # figure while the sample takes minutes, and what an interrupt keeps
+        return part_of_sample([m.cpu for m in done], [weights[place[m.result.task.cls]] for m in done],
+                              len(sample))
 
-    solved, dispatch_cpu = _solve(ns, sample, args, workers, buckets, label, min_score, so_far)
+    try:
+        solved, dispatch_cpu = _solve(ns, sample, args, workers, buckets, label, min_score, so_far)
+    except _Interrupted as stop:
+        _kept(w, stop.solved, len(sample), so_far(stop.solved))
+        raise stop.signal from None
     by_class = {m.result.task.cls: m for m in solved}
     measured = [by_class[c] for c in sample]  # in the draw's order, beside their strata
     cpu = [m.cpu for m in measured]
@@ -271,7 +275,11 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     cost_order_max = _cost_order_max(cls)
     # bnb times the classes left by its cost model where it sorts by it
     calibrate = [costs, [costs[i] for i in picked.places]] if total <= min(cost_order_max, STRATIFY_MAX) else None
-    replay_fixed, replay_per_class = _replay(ns, regs, dictionary, geometry, measured, total, calibrate)
+    try:
+        replay_fixed, replay_per_class = _replay(ns, regs, dictionary, geometry, measured, total, calibrate)
+    except KeyboardInterrupt as exc:  # the sample is solved: its figure is kept
+        _kept(w, solved, len(sample), so_far(solved))
+        raise exc from None
     inline = ns.jobs == 1
     starts = {m.pid: m for m in measured}.values()
     worker_start = 0.0 if inline else sum(m.ready for m in starts) / len(starts)
@@ -356,13 +364,39 @@ def _climb(ns: argparse.Namespace, regs: Registries, dictionary: Any, seconds: f
     return found.best_score, time.process_time() - clock
 
 
+class _Interrupted(Exception):
+    """The sample's solving stopped by a signal: the classes solved by then."""
+
+    def __init__(self, solved: list[Measured], signal: KeyboardInterrupt) -> None:
+        super().__init__(str(signal))
+        self.solved = solved
+        self.signal = signal
+
+
+def _kept(w: _Out, solved: list[Measured], sampled: int, figure: tuple[float, float | None]) -> None:
+    """What an interrupted plan keeps: the solving's CPU from the classes
+    solved so far, with its error and how many classes it rests on (as
+    ``run`` prints what it found before it exits on Ctrl-C)."""
+    total, error = figure
+    if not solved:
+        w.field("interrupted", f"before any of the sample's {sampled:,} classes was solved: no estimate")
+    else:
+        err = "no standard error from one class" if error is None else f"standard error {_hours(error)}"
+        w.field("interrupted", f"solving the proof: about {_hours(total)} of CPU ({err}), from "
+                               f"{len(solved):,} of the sample's {sampled:,} classes; set-up and per-class "
+                               "work not measured")
+    w.flush()
+
+
 def _solve(
     ns: argparse.Namespace, sample: list[tuple[int, ...]], args: tuple[Any, ...], workers: int,
-    buckets: list[list[str]], label: str, min_score: int, so_far: Callable[[list[Measured]], str],
+    buckets: list[list[str]], label: str, min_score: int,
+    so_far: Callable[[list[Measured]], tuple[float, float | None]],
 ) -> tuple[list[Measured], float]:
     """The sample solved in ``workers`` worker processes (in this process for
     a run of one job, as the proof would), with progress on stderr; and the
-    CPU this process spent per class receiving results."""
+    CPU this process spent per class receiving results. A signal raises
+    ``_Interrupted`` with the classes solved by then."""
     setup = WorkerSetup(MeasuredContext, args, uuid.uuid4().hex)
     session: ExecutorSession = InlineSession(setup) if ns.jobs == 1 else LocalSession(setup, workers)
     written = _sample_file(ns, label, min_score)
@@ -389,7 +423,11 @@ def _solve(
                     written.write(" ".join(class_letters(m.result.task.cls, buckets)) + f"\t{m.cpu:.3f}\n")
                     written.flush()
             after = time.process_time()
-            progress.show(len(solved), so_far(solved) if solved else "")
+            progress.show(len(solved), f"solving the proof: about {_hours(so_far(solved)[0])} of CPU so far"
+                          if solved else "")
+    except KeyboardInterrupt as exc:
+        progress.interrupt()
+        raise _Interrupted(list(solved), exc) from None
     except BaseException:
         progress.interrupt()
         raise

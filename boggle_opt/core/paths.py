@@ -10,6 +10,8 @@ a running floor. These are the inner loops of the ``longword`` searcher.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mypy_extensions import i64
 
 from .geometry import Geometry
@@ -24,10 +26,20 @@ def _inverse(perm: list[int]) -> list[int]:
     return inv
 
 
-def paths(geometry: Geometry, length: i64) -> list[int]:
+#: steps of the path enumeration between calls of its ``poll``
+POLL_STEPS = 1 << 16
+
+
+def paths(geometry: Geometry, length: i64, limit: i64 = 0, poll: Callable[[], None] | None = None) -> list[int]:
     """Every path of ``length`` cells up to symmetry, flattened: path ``k`` is
-    ``out[k * length:(k + 1) * length]``, in depth-first order."""
+    ``out[k * length:(k + 1) * length]``, in depth-first order. With
+    ``limit``, it stops at ``limit + 1`` paths (more than the caller can
+    hold: 5x5 has billions of full paths); ``poll`` is called every
+    ``POLL_STEPS`` steps, so a signal or a time budget can stop a listing
+    that takes minutes (compiled code gives neither a chance otherwise)."""
     n: i64 = geometry.n
+    steps: i64 = 0
+    cap: i64 = (limit + 1) * length if limit > 0 else 0
     out: list[int] = []
     if length < 1 or length > n:
         return out
@@ -49,6 +61,9 @@ def paths(geometry: Geometry, length: i64) -> list[int]:
                 out.append(start)
             continue
         while depth >= 0:
+            steps += 1
+            if steps % POLL_STEPS == 0 and poll is not None:
+                poll()
             cell: i64 = path[depth]
             k: i64 = slot[depth]
             if k >= nbr_start[cell + 1]:
@@ -64,6 +79,8 @@ def paths(geometry: Geometry, length: i64) -> list[int]:
                 if _smallest(path, length, maps):
                     for j in range(length):
                         out.append(path[j])
+                    if cap and len(out) >= cap:
+                        return out
                 continue
             depth += 1
             used |= 1 << nb

@@ -115,6 +115,29 @@ def scale_up(values: Sequence[float], strata: Sequence[int], sizes: Sequence[int
     return Scaled(total, math.sqrt(max(variance, 0.0)), weights)
 
 
+def part_of_sample(values: Sequence[float], weights: Sequence[float], sampled: int) -> tuple[float, float | None]:
+    """The proof's total from the first ``len(values)`` classes of a sample of
+    ``sampled`` solved in random order (plan's running figure, and what an
+    interrupt keeps), and its standard error (None from fewer than two).
+
+    Each solved class, its value times its weight in the whole sample
+    (``Scaled.weights``) times ``sampled``, is on its own an unbiased guess at
+    the total, and the classes solved so far are a random part of the
+    sample: their mean is the estimate, their spread over the root of their
+    count its error. That error ignores the strata, so it is wider than the
+    whole sample's: an honest figure while few strata have both their
+    classes solved (a stratum's one class gives ``scale_up`` no variance)."""
+    guesses = [v * w * sampled for v, w in zip(values, weights)]
+    k = len(guesses)
+    if k == 0:
+        return 0.0, None
+    mean = sum(guesses) / k
+    if k < 2:
+        return mean, None
+    spread = sum((g - mean) ** 2 for g in guesses) / (k - 1)
+    return mean, math.sqrt(spread / k)
+
+
 # -- measured in the worker processes -------------------------------------
 
 

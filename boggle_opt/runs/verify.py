@@ -672,7 +672,12 @@ def _witness(proof: ProofFacts, reader: _Reader, result: Verified, plan: Plan | 
         # the hops' share of what the re-solving cost (or of the budget, with none)
         hop_budget = hop_seconds(witnessed.resolve_seconds or result.budget)
         say(f"witnesses: basin hops for {hop_budget:.0f} s of CPU", False)  # not the wall clock
-        hops(problem, found, min_score, hop_budget, seed, witnessed)
+
+        def hopping(made: int, cpu: float, wall: float) -> None:
+            # the count shows they go on; CPU beside the wall clock, which a busy machine sets apart
+            say(f"witnesses: {made:,} basin hops, {cpu:.0f} of {hop_budget:.0f} s CPU ({wall:.0f} s wall)", True)
+
+        hops(problem, found, min_score, hop_budget, seed, witnessed, hopping)
         if witnessed.solved:
             say("one task solved again without the compiled kernel", False)
             share = 0.0 if result.full_recheck else PURE_SHARE * witnessed.resolve_seconds

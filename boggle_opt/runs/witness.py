@@ -143,22 +143,34 @@ def _unrecorded(what: str, seed: int, canon: str, score: int, min_score: int) ->
                       f"{min_score}), which no class record holds")
 
 
+#: wall seconds between the hops' reports of their count (``hops``' ``tick``)
+HOP_TICK = 1.0
+
+
 def hops(problem: Problem, found: set[str], min_score: int, seconds: float, seed: int,
-         witnessed: Witnessed) -> None:
+         witnessed: Witnessed, tick: Callable[[int, float, float], None] | None = None) -> None:
     """Basin hopping for ``seconds`` of CPU: change 1-3 cells of the best
     optimum so far (letters drawn as the word list uses them), climb again,
     keep the result if it scores no less; restart from a random board after
     ``HOP_PATIENCE`` hops without gain. Raise ``Unrecorded`` at the first
     optimum >= ``min_score`` that no record holds. Unlike the plain climbs,
     these reach the min score of a real proof (the top is where a record that
-    left out its best board would be caught)."""
+    left out its best board would be caught). ``tick(hops, cpu, wall)``
+    hears the hops made so far and the CPU and wall seconds they took, about
+    every ``HOP_TICK`` seconds and once at the end: the budget is CPU, which
+    a busy machine hands out slower than the clock runs."""
     rng = np.random.default_rng([seed, 1])
     freqs = problem.letter_frequencies()
     geometry = problem.geometry
-    end = time.process_time() + seconds
+    cpu0, wall0 = time.process_time(), time.monotonic()
+    end = cpu0 + seconds
+    told = wall0
     seen: set[str] = set()
     board, score, stale = "", -1, HOP_PATIENCE
     while time.process_time() < end:
+        if tick is not None and time.monotonic() - told >= HOP_TICK:
+            told = time.monotonic()
+            tick(witnessed.hops, time.process_time() - cpu0, told - wall0)
         if stale >= HOP_PATIENCE:
             start = board_text(rng.choice(problem.n_tiles, size=geometry.n, p=freqs), problem.symbols)
             board, score = steepest_ascent(problem, start, problem.score(start))
@@ -179,6 +191,8 @@ def hops(problem: Problem, found: set[str], min_score: int, seconds: float, seed
             if canon not in seen:
                 seen.add(canon)
                 witnessed.hop_hits += 1
+    if tick is not None:
+        tick(witnessed.hops, time.process_time() - cpu0, time.monotonic() - wall0)
 
 
 #: hops from the best board of each class record that holds a board

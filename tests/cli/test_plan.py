@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -129,3 +130,43 @@ def test_plain_progress_says_a_count_once_until_it_changes(capsys: pytest.Captur
         "plan: 1 of 3 classes solved (unchanged for 60 s)",  # at 72 s: unchanged for a minute
         "plan: 3 of 3 classes solved",  # at 74 s: the last (73 s: changed, but 1 s after a line)
     ]
+
+
+def test_ctrl_c_keeps_the_running_estimate_with_its_error(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """An interrupt kept nothing (issue 70: the tour's 3x4 plan ran for 7
+    minutes on a busy machine): it prints the estimate from the classes
+    solved so far, its standard error and how many classes it rests on, and
+    exits 130 as ``run`` does. Stopped once the status line shows two
+    classes solved, however long that takes (a ceiling, not a speed)."""
+    import signal
+    import threading
+
+    from helpers import start_cli
+
+    proc = start_cli(["plan", "--size", "3x4", "-o", "min-score", "1500", "--sample", "200", "--jobs", "2"],
+                     cli_env, tmp_path)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(proc.stderr.readline, "")))  # type: ignore[union-attr]
+    reader.start()
+    try:
+        deadline = time.monotonic() + 900
+        solved = re.compile(r"^plan: ([2-9]|\d\d+) of 200 classes solved; solving the proof: about .* so far")
+        while not any(solved.match(line) for line in list(lines)):
+            assert proc.poll() is None, (proc.returncode, lines)
+            assert time.monotonic() < deadline, lines
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        stdout = proc.stdout.read()  # type: ignore[union-attr]
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        reader.join(timeout=60)
+    assert proc.returncode == 130, (proc.returncode, stdout, lines)
+    kept = fields(stdout).get("interrupted", "")
+    found = re.fullmatch(r"solving the proof: about \S+ \S+ of CPU \(standard error \S+ \S+\), from (\d+) of "
+                         r"the sample's 200 classes; set-up and per-class work not measured", kept)
+    assert found and 2 <= int(found.group(1)) < 200, stdout
+    assert all(len(line.expandtabs()) <= 80 for line in stdout.splitlines()), stdout
+    assert lines[-1] == "boggle-opt: interrupted\n", lines  # one line, no traceback
+    assert not any("Traceback" in line for line in lines), lines

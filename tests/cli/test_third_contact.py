@@ -72,6 +72,41 @@ def test_plain_progress_of_a_plugin_searcher_fits_80_columns(run_cli: Cli, tmp_p
     assert unwrapped(r.stderr).rstrip().endswith(" done: the last batch finishes)")
 
 
+#: the same searcher with long notes: one before the run (``start_notes``,
+#: as bnb's on 4x4) and one as it goes (an ``ExecutorWarning``, as an
+#: executor's or a worker's death becomes a note of the run)
+NOTED = CLIMBER.replace("""        def search(self, problem, rng):
+""", """        def start_notes(self, problem):
+            return ["a long note before the run starts, longer than a line: it names a command to copy, "
+                    "`boggle-opt plan --size 3x3 --sample 40`, and goes on past the eightieth column"]
+
+        def search(self, problem, rng):
+            import warnings
+            from boggle_opt.proofs.executor import ExecutorWarning
+
+            warnings.warn(ExecutorWarning("a long note as the run goes, as an executor gives one when no "
+                                          "worker has connected after a while, past the eightieth column"))
+""")
+
+
+def test_plain_notes_of_a_plugin_searcher_fit_80_columns(run_cli: Cli, tmp_path: Path) -> None:
+    """The status lines kept within 80 columns, but a note (``boggle-opt:
+    note:`` before the run, ``note:`` as it went) was printed whole on one
+    line: bnb's own 4x4 note is 187 columns. Wrapped, a quoted command whole."""
+    plugin = tmp_path / "noted.py"
+    plugin.write_text(textwrap.dedent(NOTED), encoding="utf-8")
+    r = run_cli("run", "--plugin", str(plugin), "--searcher", "batches", "--size", "3x3", "--seed", "1",
+                "--evals", "2000", "--progress", "plain")
+    assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    assert all(len(line) <= 80 for line in lines), "\n".join(line for line in lines if len(line) > 80)
+    joined = unwrapped(r.stderr)
+    assert "boggle-opt: note: a long note before the run starts, longer than a line: it names" in joined, r.stderr
+    assert "`boggle-opt plan --size 3x3 --sample 40`" in r.stderr, r.stderr  # not broken across lines
+    assert "note: a long note as the run goes, as an executor gives one when no worker" in joined, r.stderr
+    assert re.search(r"^note: a long note as the run goes", r.stderr, re.M), r.stderr
+
+
 # -- the live panel ------------------------------------------------------------------
 
 
@@ -143,6 +178,29 @@ def test_verify_says_its_hops_are_cpu_seconds(run_cli: Cli, tmp_path: Path) -> N
     checked = run_cli("verify", str(out))
     assert checked.returncode == 0, checked.stderr
     assert re.search(r"^verify: witnesses: basin hops for \d+ s of CPU$", checked.stderr, re.M), checked.stderr
+
+
+def test_verify_counts_its_basin_hops_and_says_cpu_beside_wall(run_cli: Cli, tmp_path: Path,
+                                                               registries: Any) -> None:
+    """The hops' line said only their budget, ``basin hops for 28 s``, for
+    minutes: no count of hops, and CPU not told from the wall clock. Their
+    progress counts them, with the CPU used of the budget beside the wall
+    time, as they go and once at their end (so on any machine's speed)."""
+    from boggle_opt.runs.verify import verify_runs
+
+    out = tmp_path / "p.jsonl"
+    made = run_cli("run", "--searcher", "bnb", "--size", "2x2", "-o", "min-score", "5", "--out", str(out),
+                   "--progress", "none")
+    assert made.returncode == 0, made.stderr
+    said: list[tuple[str, bool]] = []
+    result = verify_runs([str(out)], registries, progress=lambda text, update: said.append((text, update)))
+    counts = [re.fullmatch(r"witnesses: ([\d,]+) basin hops, (\d+) of (\d+) s CPU \((\d+) s wall\)", text)
+              for text, _ in said]
+    hops = [m for m in counts if m]
+    assert hops, said
+    assert int(hops[-1].group(1).replace(",", "")) == result.witness.hops > 0, (said, result.witness.hops)
+    assert all(update for (text, update) in said if text.endswith(" s wall)")), said  # one phase, updated
+    assert all(len(f"verify: {m.group(0)}") <= 80 for m in hops), said
 
 
 def test_plan_says_how_many_workers_solve_its_sample(run_cli: Cli) -> None:

@@ -55,6 +55,74 @@ def test_4x4_full_path_count() -> None:
     assert len(_paths(4, 4, 16)) // 16 == 343_184 // 8
 
 
+def test_paths_stop_at_their_limit_and_are_polled(core: types.SimpleNamespace) -> None:
+    """5x5 has billions of full paths: the listing stops at ``limit`` + 1
+    (a count, not a time), and its ``poll`` is called as it goes, so what
+    the poll raises (a time budget, Ctrl-C) stops compiled code that never
+    returned (issue 70: a 5x5 longword run under --time 1 ran for 10
+    minutes and took 4.5 GB)."""
+    five = core.geometry.Geometry(5, 5)
+    flat = core.paths.paths(five, 25, 10)
+    assert len(flat) == 11 * 25
+    assert all(b in five.neighbours(a) for a, b in zip(flat[:25], flat[1:25]))  # whole paths
+    polls = [0]
+
+    def poll() -> None:
+        polls[0] += 1
+        if polls[0] == 3:
+            raise KeyboardInterrupt("stop")
+
+    with pytest.raises(KeyboardInterrupt):
+        core.paths.paths(five, 25, 0, poll)
+    assert polls[0] == 3
+    assert len(core.paths.paths(core.geometry.Geometry(3, 3), 9, 0, None)) // 9 > 0  # no limit, no poll
+
+
+def test_too_many_paths_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """More paths than ``MAX_PATHS`` (4x5's full paths: more than a million)
+    is refused in a line that says what to do, not held in memory."""
+    from boggle_opt.core.errors import BoggleOptError
+    from boggle_opt.plugins import longword
+
+    monkeypatch.setattr(longword, "MAX_PATHS", 100)
+    words = tmp_path / "words.txt"
+    words.write_text("abcdefghijkl\nstable\n")
+    with pytest.raises(BoggleOptError, match=r"^longword: more than 100 paths of 12 cells on a 3x4 board, too "
+                                             r"many to place words along; give -o length L \(fewer cells\)$"):
+        search("longword", size="3x4", wordlist=str(words), evals=1000, seed=1)
+    monkeypatch.undo()
+    assert len(longword._paths(3, 4, 12)) // 12 == 2339  # the listing cut short was not kept as whole
+
+
+def test_a_time_budget_stops_the_listing_of_paths(run_cli, tmp_path: Path) -> None:
+    """``--time 1`` on 5x5 ran on for ever: the setup lists every path of
+    25 cells in compiled code, which never looked at the budget. The
+    listing polls it; stopped at the budget, the run says so. (Listing
+    a million 25-cell paths of 5x5 takes far longer than a second on any
+    machine: the path reaches few of its last cells.)"""
+    words = tmp_path / "words.txt"
+    words.write_text("abcdefghijklmnoprstuvwxyz\nstable\n")  # one word of 25 letters
+    r = run_cli("run", "--searcher", "longword", "--size", "5x5", "--wordlist", str(words), "--time", "1",
+                "--progress", "none")
+    assert r.returncode == 0, r.stderr
+    assert "# stopped: time budget of 1 s reached" in r.stdout, r.stdout
+
+
+def test_the_setup_is_said_before_it_starts(run_cli) -> None:
+    """Nothing was shown while longword listed its words and paths (12 s of a
+    20 s budget with -o length 15 on a busy machine; the letter bounds of
+    3x3's 30,372 words on the embedded list longer): its first progress says
+    it is setting up, and the budget stops it there as anywhere."""
+    import json
+
+    r = run_cli("run", "--searcher", "longword", "--size", "3x3", "--time", "1", "--progress", "jsonl")
+    assert r.returncode == 0, r.stderr
+    records = [json.loads(line) for line in r.stderr.splitlines()]
+    progress = [rec for rec in records if rec["type"] == "progress"]
+    assert progress and progress[0]["stats"] == {"setup": "listing the words and paths of 9 cells"}, records
+    assert records[-1]["type"] == "finish" and records[-1]["stop_reason"] == "used 1 s", records[-1]
+
+
 WORDS = ["planet", "plants", "stable", "tables", "bleats", "ablest", "lap", "pal", "tab", "bat",
          "sable", "table", "plan", "plane", "slant", "last", "salt", "tan", "ant", "bet",
          "quiets", "quiet", "suite", "ties", "sit", "its", "equip", "quip"]

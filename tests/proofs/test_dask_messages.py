@@ -71,7 +71,7 @@ def test_a_scheduler_without_workers_is_said(tmp_path: Path, cli_env: dict[str, 
                             "--out", str(out)], capture_output=True, text=True, env=env, timeout=300)
     said = f"no Dask worker connected to the scheduler at {address} for 1 s"
     assert "Traceback" not in r.stderr
-    notes = [line for line in r.stderr.splitlines() if said in line]
+    notes = [line for line in unwrapped(r.stderr).splitlines() if said in line]  # wrapped at 80: read joined
     assert len(notes) == 1 and notes[0].startswith("note: "), r.stderr
     assert f"dask worker {address}" in notes[0] and "--executor local" in notes[0]
     assert f"# note: {said}" in unwrapped(r.stdout)

@@ -72,7 +72,7 @@ def test_a_killed_worker_starts_again_and_the_run_goes_on(tmp_path: Path, cli_en
     assert finish["type"] == "finish" and finish["stop_reason"] == "used 10 s"
     [note] = finish["notes"]
     assert "died at" in note and "(killed by SIGKILL)" in note and "starts again" in note
-    assert f"# note: {note}" in unwrapped(stdout) and f"note: {note}" in stderr
+    assert f"# note: {note}" in unwrapped(stdout) and f"note: {note}" in unwrapped(stderr)  # both wrapped at 80
     # both copies ran to the end: each sent the checkpoint of its state as the run stopped
     last = [r for r in recs if r["type"] == "checkpoint" and r["elapsed"] >= 9]
     assert {r["record"]["copy"] for r in last} == {0, 1}
