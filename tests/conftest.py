@@ -208,7 +208,7 @@ def run_cli(cli_env: dict[str, str]) -> Callable[..., subprocess.CompletedProces
             capture_output=True,
             text=True,
             env=env if env is not None else cli_env,
-            timeout=120,
+            timeout=600,  # a ceiling for a hang: a busy machine runs a command slowly
         )
 
     return run

@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parents[2]
 #: a small proof: the 2x2 boards on the embedded list, in a second or two
 PROOF_2X2 = ["run", "--searcher", "bnb", "--size", "2x2", "-o", "min-score", "5", "--seed", "1"]
 #: a proof's warm-up climb of a minute: a run refused at once is far from it
-# a warm-up climb far longer than run_cli's ceiling (120 s): a run that
+# a warm-up climb far longer than run_cli's ceiling (600 s): a run that
 # started before it was refused would not come back in time
 CLIMB_60 = ["-o", "climb-seconds", "100000"]
 
@@ -49,9 +49,10 @@ def _refused_at_once(result: subprocess.CompletedProcess[str], took: float, extr
     assert result.returncode == 2, line
     assert result.stdout == ""
     # the warm-up climb alone takes 100,000 s (CLIMB_60): the command came back
-    # within run_cli's ceiling, so it was refused before the climb; no
-    # assertion on the wall clock, which a busy machine stretches
-    assert took < 120, f"{took:.1f} s: the run started before it was refused"
+    # within run_cli's ceiling (600 s, else TimeoutExpired), so it was refused
+    # before the climb; no assertion on the wall clock, which a busy machine
+    # stretches ("took" is shown when another assertion fails)
+    assert took < 100_000, f"{took:.1f} s: the run started before it was refused"
 
 
 @pytest.mark.parametrize("args", [
