@@ -307,3 +307,17 @@ class LanguageConformance:
         alphabet = self.language.alphabet
         board = "".join(t.symbol for t in alphabet.tiles)
         assert alphabet.read(alphabet.write(board)) == board
+
+    def test_dice_sets_fit(self) -> None:
+        # the dice sets it names are registered (its plugin or another's),
+        # each die six faces, every face one of its tiles
+        if not self.language.dice:
+            return
+        from .registry.loader import load_plugins
+
+        regs = load_plugins()
+        for name in self.language.dice:
+            dice = regs.dice.get(name)
+            assert dice.n in (9, 12, 16, 25, 36), f"{name}: {dice.n} dice fit no square board"
+            assert all(len(die) == 6 for die in dice.dice), name
+            dice.check_tiles(self.language.alphabet.symbols, self.language.name)

@@ -1,4 +1,7 @@
-"""French: a-z with Qu; accents, the cedilla and the ligatures are dropped (été is played e-t-e)."""
+"""French: a-z with Qu; accents, the cedilla and the ligatures are dropped (été is played e-t-e).
+
+It names its dice, 4x4 and 5x5, as B@ggle lists them; ``dice_sets/french.py``
+registers them."""
 
 from __future__ import annotations
 
@@ -16,9 +19,12 @@ FRENCH = Language(
     TILES,
     Speller(TILES),
     wordlist="french",
+    dice=("french-4x4", "french-5x5"),
     aliases=("fr", "francais"),
     sources=(
         "French Scrabble ignores accents and the cedilla: Wikipedia, 'Scrabble letter distributions' (en.wikipedia.org/wiki/Scrabble_letter_distributions), French",
+        "the French Boggle's dice, 4x4 and 5x5: B@ggle's rules, baggle.org/regles.php "
+        "(github.com/inouire/baggle, doc/regles.md); the 4x4 set also github.com/abodelot/boggle",
     ),
 )
 

@@ -1,4 +1,6 @@
-"""Italian: a-z with Qu; accents dropped (città -> citta)."""
+"""Italian: a-z with Qu; accents dropped (città -> citta).
+
+It names its dice, Il Paroliere's 16; ``dice_sets/italian.py`` registers them."""
 
 from __future__ import annotations
 
@@ -16,9 +18,11 @@ ITALIAN = Language(
     TILES,
     Speller(TILES),
     wordlist="italian",
+    dice=("italian-4x4",),
     aliases=("it", "italiano"),
     sources=(
         "Italian Scrabble has no accented tiles: Wikipedia, 'Scrabble letter distributions' (en.wikipedia.org/wiki/Scrabble_letter_distributions), Italian",
+        "Il Paroliere's (the Italian Boggle's) 16 dice: twrh.noblogs.org/post/2013/01/04/il-paroliere-ovvero-boggle",
     ),
 )
 

@@ -68,6 +68,17 @@ class DiceSet:
     def n(self) -> int:
         return len(self.dice)
 
+    def check_tiles(self, symbols: str, language: str) -> None:
+        """A one-line DiceError unless every face is a tile of the language
+        whose tiles' symbols are ``symbols`` (a set made for another language)."""
+        for i, die in enumerate(self.dice, 1):
+            bad = next((ch for ch in die if ch not in symbols), None)
+            if bad is not None:
+                raise DiceError(
+                    f"dice set {self.name!r}: die {i} ({die}) has the face {bad!r}, "
+                    f"which is no tile of {language}"
+                )
+
     def check_cells(self, n_cells: int, size: str) -> None:
         """A one-line DiceError unless the set has one die per cell."""
         if n_cells != self.n:

@@ -100,6 +100,7 @@ class Constraints:
                 )
         if dice is not None:
             dice.check_cells(n, size)
+            dice.check_tiles(alphabet.symbols, alphabet.name)
         nbrs = tuple(tuple(geometry.neighbours(c)) for c in range(n))
         made = cls(fix if fix.strip(".") else "", word, dice, nbrs, alphabet.symbols, key)
         made._check_feasible()
