@@ -53,10 +53,10 @@ N_STAMP_SHIFT: Final[i64] = 51
 N_STAMP_MAX: Final[i64] = (1 << 12) - 1
 N_STAMP_CLEAR: Final[i64] = (1 << 51) - 1
 
-# The wide layout: the trie's node words, then a node's slot: its points (47 bits: pow2 gives a word
-# of 45 letters 2**42), and the stamp of the last board that found its word;
-# an alias (another way to spell a word) holds the node of the word's first
-# way instead, with ALIAS_BIT set. The stamps wrap every 32,767 boards, when
+# The wide layout: the trie's node words, then a node's slot: its points (47
+# bits: pow2 gives a word of 45 letters 2**42), and the stamp of the last
+# board that found its word; an alias (another way to spell a word) holds the
+# node of the word's first way instead, with ALIAS_BIT set. The stamps wrap every 32,767 boards, when
 # they are cleared: a pass over the slots, a few steps a board.
 PTS_MASK: Final[i64] = (1 << 47) - 1
 ALIAS_BIT: Final[i64] = 1 << 47

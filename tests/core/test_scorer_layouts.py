@@ -115,7 +115,8 @@ def test_narrow_and_wide_give_the_same_answers(alphabet: Alphabet, size: tuple[i
     assert most >= 50  # some boards were dense
 
 
-@pytest.mark.parametrize("alphabet", [POLISH, NARROW_ALIASED], ids=["polish-32", "26-tiles-with-aliases"])
+@pytest.mark.parametrize("alphabet", [POLISH, NARROW_ALIASED],
+                         ids=["polish-32", "26-tiles-with-aliases"])
 def test_wide_tries_score_as_an_independent_search(alphabet: Alphabet) -> None:
     """A 32-tile trie and a trie with aliases take the wide path: each word
     once, however many ways its tiles spell it, and a neighbourhood is every
@@ -152,7 +153,8 @@ def test_an_alias_tile_counts_its_word_once() -> None:
     board = NARROW_ALIASED.read("[th]eethennn")
     words = sorted(w.word for w in scorer.words(board))
     assert words == ["hen", "the", "thee", "then"]
-    assert scorer.score(board) == sum(STANDARD.points(w) for w in words) == scorer.score_count(board)[0]
+    points = sum(STANDARD.points(w) for w in words)
+    assert scorer.score(board) == points == scorer.score_count(board)[0]
     assert scorer.score_count(board)[1] == 4
 
 
@@ -167,7 +169,8 @@ def test_stamps_wrap_in_either_layout(wide: bool) -> None:
     scorer = Scorer(d.trie, geometry, wide=wide)
     assert scorer.narrow is not wide
     board, other = "teasxxxxx", "atexxxxxx"
-    want = {board: Scorer(d.trie, geometry).score(board), other: Scorer(d.trie, geometry).score(other)}
+    fresh = Scorer(d.trie, geometry)
+    want = {board: fresh.score(board), other: fresh.score(other)}
     hood = Scorer(d.trie, geometry, wide=not wide).neighbourhood(board)
     wrap = STAMP_MAX if wide else N_STAMP_MAX
     for i in range(wrap + 40):
