@@ -1,27 +1,30 @@
 """Dense 4x4 boards, the ones an anneal ends on: CPU seconds to score each
 over and over, and to score its one-tile neighbourhood over and over.
 
-    python benchmarks/score_dense.py [--times 20000] [--hoods 300] [--repeats 1]
-        [--language polish] [--boards b1,b2,...] [--wide]
+    python benchmarks/score_dense.py [--times 20000] [--hoods 300] [--random 0]
+        [--repeats 1] [--language polish] [--boards b1,b2,...] [--wide]
 
 A dense board finds the same word by many paths, so this measures what a
 repeated find costs (random boards find few words twice: score_throughput.py).
 English (ENABLE2K, the default): ``perslatgsineters``, ``agestrntseaidplc``,
 ``serglanepitssero``, ``segsrntreiaeslps``, each scored ``--times`` times and
 its neighbourhood (416 boards) ``--hoods`` times. ``--language polish`` (32
-tiles, the system list) uses the best Polish 4x4 boards annealing has found.
-``--wide`` forces the scorer's wide layout (32 tiles, slots) on a narrow
-trie, to compare the two paths; older installs lack it. Each line is one
-repeat: CPU seconds of the scoring loop (``time.process_time``), with the
-scores' sum as a check. Run it with two installs' pythons in turn, A and B,
-for a side-by-side figure. The word list folder comes from
-BOGGLE_OPT_WORDLISTS or ../shared/wordlists beside the repository.
+tiles, the system list) uses the best Polish 4x4 board annealing has found.
+``--random N`` also scores N uniformly random 4x4 boards (seeded: the same
+boards on any install). ``--wide`` forces the scorer's wide layout (32 tiles,
+slots) on a narrow trie, to compare the two paths; older installs lack it.
+Each line is one repeat: CPU seconds of each scoring loop
+(``time.process_time``), and the scores' sum as a check. Run it with two
+installs' pythons in turn, A and B, for a side-by-side figure. The word list
+folder comes from BOGGLE_OPT_WORDLISTS or ../shared/wordlists beside the
+repository.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import time
 from pathlib import Path
 
@@ -37,6 +40,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--times", type=int, default=20_000, help="scores of each board")
     parser.add_argument("--hoods", type=int, default=300, help="neighbourhoods of each board")
+    parser.add_argument("--random", type=int, default=0, help="random boards to score as well")
+    parser.add_argument("--seed", type=int, default=2026, help="of the random boards")
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--language", default="english", choices=sorted(BOARDS))
     parser.add_argument("--boards", default="", help="comma-separated boards (as written)")
@@ -69,10 +74,17 @@ def main() -> None:
     print(f"# boggle-opt at {Path(boggle_opt.__file__).parent}, "
           f"{'compiled' if boggle_opt.COMPILED else 'PURE PYTHON'}, scorer layout {layout}; "
           f"{len(boards)} boards x {args.times:,} scores, x {args.hoods:,} neighbourhoods")
+    rng = random.Random(args.seed)
+    symbols = scorer.symbols if hasattr(scorer, "symbols") else "abcdefghijklmnopqrstuvwxyz"
+    uniform = ["".join(rng.choice(symbols) for _ in range(16)) for _ in range(args.random)]
     score = scorer.score
     hood = scorer.neighbourhood
     for _ in range(args.repeats):
         check = 0
+        start = time.process_time()
+        for b in uniform:
+            check += score(b)
+        randomly = time.process_time() - start
         start = time.process_time()
         for b in boards:
             for _ in range(args.times):
@@ -83,7 +95,8 @@ def main() -> None:
             for _ in range(args.hoods):
                 check += sum(hood(b))
         hoods = time.process_time() - start
-        print(f"score {scored:.3f} s\tneighbourhoods {hoods:.3f} s\tcheck {check}", flush=True)
+        print(f"random {randomly:.3f} s\tscore {scored:.3f} s\tneighbourhoods {hoods:.3f} s"
+              f"\tcheck {check}", flush=True)
 
 
 if __name__ == "__main__":
