@@ -47,11 +47,10 @@ from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.paths import PlacementScorer, paths
 from boggle_opt.core.scorer import Scorer
 from boggle_opt.core.trie import PackedTrie
-from boggle_opt.proofs.executor import Done, Failed, TaskRunner, WorkerSetup, failed_tasks_error
+from boggle_opt.proofs.executor import Done, Failed, TaskRunner, WorkerSetup, failed_tasks_error, poll
 from boggle_opt.proofs.outcome import duration
 from boggle_opt.searching.options import check
 from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
-from boggle_opt.signals import poll
 
 from boggle_opt.proofs.local import open_session
 

@@ -51,6 +51,7 @@ from ..searching.options import make_options
 from .args import (
     add_option_pairs, add_rule_and_wordlist, cache_choice, deprecated_alias, option_pairs, positive_int, seed,
 )
+from . import output
 from .status import StatusLine
 
 #: the searcher whose proofs are planned
@@ -142,9 +143,10 @@ class _Out:
         for line in lines[1:]:
             self.out.write(f"\t{line}\n")
 
-    def comment(self, text: str) -> None:
-        for line in textwrap.wrap(text, WIDTH - 2, break_on_hyphens=False):
-            self.out.write(f"# {line}\n")
+    def comment(self, text: str, whole: Sequence[str] = ()) -> None:
+        """``# `` lines continued on ``#   `` lines, as the other commands' (a
+        figure and its name, or the phrases ``whole``, never broken apart)."""
+        self.out.write(output.fill(text, "# ", "#   ", WIDTH, whole=whole) + "\n")
 
     def command(self, words: Sequence[str], indent: str = "  ") -> None:
         """A shell command, cut with backslashes between words to fit."""
@@ -200,8 +202,9 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     # known at once, while the sample takes seconds to minutes: shown first
     min_score, climb_cpu, from_climb = options.min_score, 0.0, False
     given = "" if min_score is None else f"min score {min_score}; "
+    # 'min score\n# 1500' and a bucket cut from its letters read badly
     w.comment(f"plan: bnb {geometry.size}; word list {dictionary.label}; rule {dictionary.rule.name}; "
-              f"{given}buckets {label}")
+              f"{given}buckets {label}", whole=[f"min score {min_score}", f"buckets {label}", dictionary.label])
     w.field("classes", f"{total:,}")
     w.flush()
     if min_score is None:

@@ -24,6 +24,9 @@ from ..core.errors import BoggleOptError
 from ..huge_pages import for_child_processes as for_child_processes
 # for executors whose packages are an optional extra (``check_available``)
 from ..lazy import MissingExtra as MissingExtra, require as require
+# for a searcher's long compiled work in the run's process (longword's path
+# listing): a time budget or a signal stops it there, as it stops a class
+from ..signals import poll as poll
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -170,3 +170,21 @@ def test_ctrl_c_keeps_the_running_estimate_with_its_error(cli_env: dict[str, str
     assert all(len(line.expandtabs()) <= 80 for line in stdout.splitlines()), stdout
     assert lines[-1] == "boggle-opt: interrupted\n", lines  # one line, no traceback
     assert not any("Traceback" in line for line in lines), lines
+
+
+def test_the_header_keeps_a_figure_with_its_name(capsys: pytest.CaptureFixture[str]) -> None:
+    """The tour's 3x4 plan began ``# ...; min score`` / ``# 1500; buckets
+    ... / corners`` / ``# abcdefghijklmnopqrstuvwxyz``: a figure cut from its
+    name and a bucket from its letters, continued on ``# `` lines where the
+    other commands' comments continue on ``#   ``."""
+    import sys
+
+    from boggle_opt.cli.plan import _Out
+
+    label = "aeijou bcdfgmpqvwxz hklnrsty / corners abcdefghijklmnopqrstuvwxyz"
+    _Out(sys.stdout).comment("plan: bnb 3x4; word list embedded (188,208 words); rule standard; min score 1500; "
+                             f"buckets {label}", whole=["min score 1500", f"buckets {label}"])
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(line) <= 80 for line in lines), lines
+    assert lines[0].startswith("# plan: ") and all(line.startswith("#   ") for line in lines[1:]), lines
+    assert any("min score 1500" in line for line in lines) and any(f"buckets {label}" in line for line in lines)
