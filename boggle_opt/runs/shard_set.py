@@ -75,6 +75,8 @@ def spans(ks: Sequence[int], most: int = 6) -> str:
             runs[-1] = (runs[-1][0], k)
         else:
             runs.append((k, k))
+    # a run of two is two numbers: "1 and 2", not "1-2"
+    runs = [r for a, b in runs for r in ([(a, a), (b, b)] if b == a + 1 else [(a, b)])]
     texts = [f"{a:,}" if a == b else f"{a:,}-{b:,}" for a, b in runs]
     if len(texts) > most:
         rest = sum(b - a + 1 for a, b in runs[most:])
@@ -115,7 +117,8 @@ def read_shards(settings: Sequence[tuple[str, Mapping[str, Any]]], whole: bool =
     if whole and result.partial:
         missing = result.missing
         named = ", ".join(f"{k}/{count}" for k in missing[:5]) + (f" and {len(missing) - 5:,} more" if len(missing) > 5 else "")
-        raise Hole(f"shard{'s' * (len(missing) > 1)} {named} missing: {len(marks):,} of {count:,} shards given")
+        raise Hole(f"shard{'s' * (len(missing) > 1)} {named} missing: {len(marks):,} of {count:,} shards given, "
+                   "and this needs all of them (verify checks some shards of a proof)")
     return result
 
 
