@@ -1,7 +1,8 @@
 """``boggle-opt verify RUNFILE``: check a proof's run file without trusting its summary.
 
-Exit statuses: 0 verified; 3 not verified (the first hole, named in one line
-on stdout); 1 the file cannot be checked at all (unreadable, not a bnb
+Exit statuses: 0 verified; 4 some of a proof's shards verified (not a
+proof: the others are missing); 3 not verified (the first hole, named in one
+line on stdout); 1 the file cannot be checked at all (unreadable, not a bnb
 proof, its word list not found); 2 bad arguments.
 """
 
@@ -18,6 +19,8 @@ from .status import StatusLine
 
 #: the exit status of a run file that is not a complete, consistent proof
 NOT_VERIFIED = 3
+#: the exit status of some of a proof's shards, all they hold verified: not a proof
+PARTIAL = 4
 
 
 def _recheck(text: str) -> int | None:
@@ -60,17 +63,18 @@ def add_parser(sub: Any) -> None:
         "verify",
         help="check a proof's run files: every class once, fingerprint, scores, witnesses",
         description=(
-            "Check the run files of one bnb proof (a whole run, or all of its shards) without trusting "
+            "Check the run files of one bnb proof (a whole run, or all or some of its shards) without trusting "
             "their summaries: every class of the class space recorded exactly once over the files, the "
             "word list re-read and hashed against the fingerprint, every class record consistent on its "
             "own and every board re-scored; then independent witnesses that no board was left out: seeded "
             "climbs, the one-change neighbours of the recorded boards, and class records re-solved within "
-            "a time budget. Exit status 0: verified; 3: not (the first hole is named); 1: the files "
+            "a time budget. Exit status 0: verified; 4: some of a proof's shards verified, which is not a "
+            "proof (what was verified is stated); 3: not (the first hole is named); 1: the files "
             "cannot be checked."
         ),
     )
     p.add_argument("runfiles", nargs="+", metavar="RUNFILE",
-                   help="the run file(s) of one bnb proof (--out; .jsonl.gz is read too)")
+                   help="the run file(s) of one bnb proof, or some of its shards (--out; .jsonl.gz is read too)")
     p.add_argument(
         "--recheck", type=_recheck, default=-1, metavar="N|auto|all",
         help="class records drawn at random and re-solved whole by the compiled kernel: auto (default) "
@@ -101,7 +105,8 @@ def add_parser(sub: Any) -> None:
         help="verify a proof's shards together and write them as one run file",
         description=(
             "Verify the run files of one bnb proof together (as verify does), then write one run file of "
-            "the whole proof: verify and report read it as a single run's. The file is created new."
+            "the whole proof: verify and report read it as a single run's. The file is created new. "
+            "All the proof's shards are needed (verify checks some of them)."
         ),
     )
     m.add_argument("runfiles", nargs="+", metavar="RUNFILE", help="the run files of one proof's shards")
@@ -131,14 +136,14 @@ def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     out.write(wrap.fill(result.summary()) + "\n")
     wrap.initial_indent, wrap.subsequent_indent = "# ", "#   "
     lines = [*result.details(), f"{counted(result.records, 'class record')} in {counted(result.segments, 'segment')} checked in "
-             f"{result.seconds:.1f} s of CPU (the proof recorded {result.cpu_recorded:,.1f} s of class "
+             f"{result.seconds:.1f} s of CPU (the {'shards' if result.partial else 'proof'} recorded {result.cpu_recorded:,.1f} s of class "
              f"{'time' if result.wall_recorded else 'CPU'})"]
     if result.kernel_note:
         lines.append(f"note: {result.kernel_note}: every check above holds as ever, but the records re-solved "
                      "here were solved by this install's kernel, so their root bounds were not compared")
     for line in lines:
         out.write(wrap.fill(line) + "\n")
-    return 0
+    return PARTIAL if result.partial else 0
 
 
 def cmd_merge(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:

@@ -38,8 +38,9 @@ def merge_runs(paths: Sequence[str], out: str, registries: Registries, recheck: 
     (``verify_runs``)."""
     # before the verify, which can take hours: a name that cannot be written is said now
     check_paths([*(PathArg("RUNFILE", p, run_file=True) for p in paths), PathArg("--out", out, written=True, new=True)])
+    # all the shards: one file of some of them would read as a whole proof
     result = verify_runs(paths, registries, recheck=recheck, seed=seed, progress=progress, jobs=jobs,
-                         chance=chance)
+                         chance=chance, whole=True)
     first: dict[str, Any] | None = None
     setup: dict[str, Any] | None = None
     body: list[dict[str, Any]] = []

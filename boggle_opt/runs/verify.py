@@ -7,7 +7,10 @@ it recomputes. In full:
 - the fingerprint: the word list is re-read (afresh, not from the dictionary
   cache) and hashed, the rule's points, the size and the buckets recomputed
   from the settings; every segment of every file has the first one's;
-- shards: every file names the same number of shards, none twice;
+- shards: every file names the same number of shards, none twice; all of
+  them make a proof, fewer a partial set (``runs.shard_set``), checked in
+  the same way over the classes of the shards given and stated as what it
+  is, not as a proof;
 - every class record on its own (``proofs.class_records``): canonical, its
   boards present, each a canonical board listed once that lies in the class
   (or piece), re-scores to its recorded score, reaches the min score and is
@@ -17,9 +20,11 @@ it recomputes. In full:
   finish record's best board and score agree with its own list, and the last
   one of a complete proof with the class records;
 - coverage: every canonical class of the class space (recomputed here from
-  the board's symmetries, not taken from ``ClassSpace``) is recorded exactly
-  once over all the files, whole or as pieces whose splits partition it (one
-  piece per letter of one cell) and are each recorded once; nothing else is.
+  the board's symmetries, not taken from ``ClassSpace``), or of the shards
+  given, is recorded exactly once over all the files, whole or as pieces
+  whose splits partition it (one piece per letter of one cell) and are each
+  recorded once; nothing else is; a shard's file holds classes of its own
+  shard only.
 
 The proof's facts come from ``runs.proof_facts`` and the coverage check
 from ``runs.coverage``. And, as independent witnesses that no board was
@@ -56,7 +61,6 @@ else:  # imported on first use (boggle_opt.lazy)
 from ..core.errors import BoggleOptError
 from ..proofs.class_records import ClassRecordError, RecordChecker, is_board_text
 from ..proofs.class_tasks import TrieTiles
-from ..proofs.shards import ShardError, parse_shard
 from ..registry.registries import Registries
 from ..searching.interface import Problem
 from .coverage import coverage
@@ -65,6 +69,7 @@ from .proof_facts import Hole, ProofFacts, Split, VerifyError
 from .recheck import DEFAULT_CHANCE, PURE_FLOOR, PURE_SHARE, RECHECK_FLOOR, hop_seconds, kernel_check
 from .records import RunFileError, check_record, numbered_lines
 from .resolving import Plan, Resolver, resolve
+from .shard_set import Scope, ShardSet, read_shards
 from .witness import Draw, Record, Unrecorded, Witnessed, class_hops, climbs, closure, hops
 
 #: records kept for the draw of an automatic re-solving (the lowest draws):
@@ -100,6 +105,12 @@ class Verified:
     segments: int
     files: int = 1
     shards: int = 0
+    #: the shards given (``runs.shard_set``); of a partial set, ``classes`` counts theirs
+    shard_set: ShardSet = field(default_factory=ShardSet)
+    #: the class space's classes (``classes`` of a whole proof)
+    space: int = 0
+    #: witnesses' boards >= the min score in classes of shards not given (not looked up)
+    outside: int = 0
     best: list[tuple[str, int]] = field(default_factory=list)
     wordlist_label: str = ""
     witness: Witnessed = field(default_factory=Witnessed)
@@ -133,22 +144,61 @@ class Verified:
         n = len(self.best)
         return f"{first} for {where}; {n:,} board{'s' * (n != 1)} score{'s' * (n == 1)} >= {self.min_score:,}"
 
+    @property
+    def partial(self) -> bool:
+        """Fewer than all the shards of a proof: verified, but not a proof."""
+        return self.shard_set.partial
+
+    def partial_statement(self) -> str:
+        """What a partial set shows: the boards at or above the min score in its classes."""
+        where = f"{self.wordlist_label or self.wordlist} under the {self.rule} rule"
+        head = f"no {self.size} board in them scores >= {self.min_score:,} for {where}"
+        if not self.best:
+            return head
+        n = len(self.best)
+        named = ", ".join(f"{b} ({s:,})" for b, s in self.best[:3])
+        more = f" and {n - 3:,} more" if n > 3 else ""
+        return f"{head} except {'this one' if n == 1 else f'these {n:,}'}: {named}{more}"
+
     def summary(self) -> str:
         pieces = f" ({self.split_classes:,} of them split, in {self.pieces:,} pieces)" if self.split_classes else ""
+        if self.partial:
+            cut = f"; {self.split_classes:,} split, in {self.pieces:,} pieces" if self.split_classes else ""
+            return (f"verified {self.shard_set.given_text()} ({self.classes:,} of {self.space:,} classes of "
+                    f"{self.size}, each exactly once{cut}): {self.partial_statement()}; not a proof: "
+                    f"{self.shard_set.missing_text()}")
         files = f" in {self.files:,} run files" if self.files > 1 else ""
         shards = f" ({self.shards:,} shards)" if self.shards else ""
         return (f"verified: {self.classes:,} of {self.classes:,} classes of {self.size} exactly once{pieces}"
                 f"{files}{shards}; proved: {self.statement()}")
+
+    def _of_these(self) -> str:
+        return f" of {self.shard_set.given_text()}" if self.partial else ""
+
+    def covered_text(self) -> str:
+        """What the coverage check covered, for the details."""
+        if self.partial:
+            return (f"the {self.classes:,} classes of {self.shard_set.given_text()} covered exactly once, and no "
+                    f"other (each file's of its own shard; the class space counted again by Burnside's lemma)")
+        return "the class space covered exactly once (counted again by Burnside's lemma)"
+
+    def outside_note(self) -> str:
+        """Of a partial set: what the witnesses could not look up."""
+        if not self.partial:
+            return ""
+        n = self.outside
+        return (f"; of the boards >= the min score the climbs, hops and changes reached, {counted(n, 'board')} "
+                f"lay in classes of the shards not given, which no record here can hold: not looked up")
 
     def worth(self) -> str:
         """What the re-solving was worth, in a line a reader can quote."""
         w = self.witness
         if self.full_recheck:
             return (f"every one of the {counted(w.drawn_from, 'class record')} was re-solved whole (--recheck all): "
-                    "no board of any class can have been left out")
+                    f"no board of any class{self._of_these()} can have been left out")
         if w.resolved and w.chance >= 1:
             return (f"every one of the {counted(w.drawn_from, 'class record')} was re-solved whole (all the "
-                    "draws fitted the budget): no board of any class can have been left out")
+                    f"draws fitted the budget): no board of any class{self._of_these()} can have been left out")
         if not w.resolved:
             return ("no class record was re-solved (--recheck 0): a board left out of a record, with every "
                     "other record made to agree, is found only if a witness above reaches it; --recheck all "
@@ -173,7 +223,7 @@ class Verified:
         return [
             f"checked in full: the fingerprint of {counted(self.segments, 'segment')} (word list {self.wordlist} "
             f"re-read and hashed, rule {self.rule}, size, buckets {self.buckets}, min score {self.min_score:,} "
-            f"({self.min_score_from})); the class space covered exactly once (counted again by Burnside's lemma); "
+            f"({self.min_score_from})); {self.covered_text()}; "
             f"{counted(self.records, 'class record')} each consistent (canonical, boards listed, in their class, "
             f"re-scored, >= the min score, under the root bound; pruned only below the min score); "
             f"{counted(self.boards, 'board')} re-scored; every reported board recorded; the finish records' "
@@ -184,7 +234,7 @@ class Verified:
             f"({counted(w.hop_hits, 'distinct board')} >= the min score), all recorded; "
             f"{counted(w.class_hops, 'hop')} from the best boards of {counted(w.class_starts, 'class record')} "
             f"with boards, all recorded if >= the min score; {closure} one-letter "
-            f"changes and swaps, all recorded if >= the min score; {resolved}{kernel}",
+            f"changes and swaps, all recorded if >= the min score; {resolved}{kernel}{self.outside_note()}",
             f"what the re-solving was worth: {self.worth()}",
         ]
 
@@ -495,39 +545,6 @@ class _Reader:
                            f"class records hold {len(found)}")
 
 
-def _shards(settings: list[tuple[str, Mapping[str, Any]]]) -> int:
-    """The number of shards the files are of (0: whole runs), each given once."""
-    marks: dict[int, str] = {}
-    count = 0
-    for path, s in settings:
-        options = s.get("options")
-        shard = (options.get("shard") or None) if isinstance(options, dict) else None
-        if shard is None:
-            if count:
-                raise Hole(f"{path} is a whole run, {next(iter(marks.values()))} a shard: give one or the other")
-            continue
-        if not (isinstance(shard, str) and shard.count("/") == 1):
-            raise Hole(f"{path}: its shard {str(shard)[:20]!r} is not K/N")
-        try:
-            k, n = parse_shard(shard)
-        except ShardError as exc:
-            raise Hole(f"{path}: {exc}") from None
-        if count and n != count:
-            raise Hole(f"{path} is shard {shard}, of {n} shards; {next(iter(marks.values()))} is of {count}")
-        if marks and not count:
-            raise Hole(f"{path} is a shard, {next(iter(marks.values()))} a whole run: give one or the other")
-        count = n
-        if k in marks:
-            raise Hole(f"shard {k}/{n} is given twice: {marks[k]} and {path}")
-        marks[k] = path
-    if count:
-        missing = [k for k in range(1, count + 1) if k not in marks]
-        if missing:
-            named = ", ".join(f"{k}/{count}" for k in missing[:5]) + (f" and {len(missing) - 5:,} more" if len(missing) > 5 else "")
-            raise Hole(f"shard{'s' * (len(missing) > 1)} {named} missing: {len(marks):,} of {count:,} shards given")
-    return count
-
-
 def verify_runs(
     paths: Sequence[str],
     registries: Registries,
@@ -538,8 +555,10 @@ def verify_runs(
     progress: Say | None = None,
     jobs: int = 1,
     chance: float | None = None,
+    whole: bool = False,
 ) -> Verified:
-    """Check the proof in the run files ``paths`` (one run, or its shards);
+    """Check the proof in the run files ``paths`` (one run, or its shards:
+    all of them, or, unless ``whole``, some, which ``Verified.partial`` says);
     raise ``Hole`` at the first problem. ``recheck``: how many class records
     to re-solve, drawn at random (-1: auto, the lowest draws for ``budget``
     CPU seconds, by default ``recheck.RECHECK_FLOOR``, then every draw below
@@ -563,7 +582,7 @@ def verify_runs(
     proof = ProofFacts(heads[0][1]["settings"], registries, wordlist, heads[0][0])
     for path, start in heads[1:]:
         _same_proof(heads[0][0], heads[0][1]["settings"], path, start["settings"])
-    shards = _shards([(path, start["settings"]) for path, start in heads])
+    shard_set = read_shards([(path, start["settings"]) for path, start in heads], whole)
     kernel = kernel_version()
     same_kernel = [(start["settings"].get("fingerprint") or {}).get("kernel") == kernel for _, start in heads]
     keep = None if recheck is None else (RECHECK_KEEP if recheck < 0 else recheck)
@@ -587,16 +606,17 @@ def verify_runs(
     if min_score is None:
         raise Hole("no setup record: the proof never started")
     reader.check_reported()
-    classes, pieces = coverage(proof, reader.whole, reader.split, reader.failed, len(reader.names) > 1)
+    covered = coverage(proof, reader.whole, reader.split, reader.failed, reader.names, shard_set)
     best = sorted(reader.found.items(), key=lambda bs: (-bs[1], bs[0]))
     reader.check_finishes()
     others = [(path, (start["settings"].get("fingerprint") or {}).get("kernel"))
               for (path, start), same in zip(heads, same_kernel) if not same]
     result = Verified(
-        size=proof.geometry.size, buckets=proof.label, classes=classes, pieces=pieces,
+        size=proof.geometry.size, buckets=proof.label, classes=covered.expected, pieces=covered.pieces,
         split_classes=len(reader.split), wordlist=proof.dictionary.name, rule=proof.rule,
         min_score=min_score, min_score_from=proof.min_from, boards=reader.boards, records=reader.records,
-        segments=reader.segments, files=len(paths), shards=shards, best=best,
+        segments=reader.segments, files=len(paths), shards=shard_set.count, best=best,
+        shard_set=shard_set, space=covered.classes,
         wordlist_label=proof.dictionary.label, kernel_note=_kernel_note(others, len(paths), kernel),
         cpu_recorded=reader.cpu, wall_recorded=reader.wall_only, full_recheck=recheck is None, seed=seed,
     )
@@ -607,7 +627,9 @@ def verify_runs(
         plan = Plan(count=recheck)
     else:
         plan = Plan(budget=result.budget, chance=DEFAULT_CHANCE if chance is None else chance)
-    _witness(proof, reader, result, None if recheck == 0 else plan, say, jobs)
+    scope = Scope(set(reader.found), proof, covered.in_shards)
+    _witness(proof, reader, result, None if recheck == 0 else plan, say, jobs, scope)
+    result.outside = len(scope.outside)
     # the workers' CPU too: their re-solving is part of what verify spent
     w = result.witness
     result.seconds = time.process_time() - started + (w.resolve_seconds if w.resolve_workers else 0.0)
@@ -642,12 +664,11 @@ def _same_proof(first: str, settings: Mapping[str, Any], path: str, other: Mappi
 
 
 def _witness(proof: ProofFacts, reader: _Reader, result: Verified, plan: Plan | None, say: Say,
-             jobs: int) -> None:
+             jobs: int, found: Scope) -> None:
     """Climbs, closure, class hops, re-solving (``plan``; None: none), basin
     hops and the kernel check (``runs.witness``), all from ``result.seed``."""
     min_score, seed = result.min_score, result.seed
     problem = Problem(proof.dictionary, proof.geometry)
-    found = set(reader.found)
     witnessed = result.witness
     try:
         witnessed.climbs = CLIMBS

@@ -36,7 +36,7 @@ import heapq
 import itertools
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -103,7 +103,7 @@ class Witnessed:
     kernel_check: str = ""
 
 
-def climbs(problem: Problem, found: set[str], min_score: int, restarts: int, seed: int) -> int:
+def climbs(problem: Problem, found: Container[str], min_score: int, restarts: int, seed: int) -> int:
     """Run ``restarts`` seeded climbs; raise ``Unrecorded`` at the first local
     optimum >= ``min_score`` that no record holds. Returns how many reached it."""
     rng = np.random.default_rng(seed)
@@ -147,7 +147,7 @@ def _unrecorded(what: str, seed: int, canon: str, score: int, min_score: int) ->
 HOP_TICK = 1.0
 
 
-def hops(problem: Problem, found: set[str], min_score: int, seconds: float, seed: int,
+def hops(problem: Problem, found: Container[str], min_score: int, seconds: float, seed: int,
          witnessed: Witnessed, tick: Callable[[int, float, float], None] | None = None) -> None:
     """Basin hopping for ``seconds`` of CPU: change 1-3 cells of the best
     optimum so far (letters drawn as the word list uses them), climb again,
@@ -199,7 +199,7 @@ def hops(problem: Problem, found: set[str], min_score: int, seconds: float, seed
 CLASS_HOPS = 4
 
 
-def class_hops(problem: Problem, found: set[str], min_score: int, starts: Iterable[str], seed: int,
+def class_hops(problem: Problem, found: Container[str], min_score: int, starts: Iterable[str], seed: int,
                witnessed: Witnessed, per_start: int = CLASS_HOPS) -> None:
     """``per_start`` hops from each of ``starts`` (the best board of every class
     record that holds one), each optimum >= the min score recorded: a board
@@ -240,7 +240,7 @@ def near(board: str, score: Callable[[str], int], neighbourhood: Callable[[str],
                 yield swapped
 
 
-def closure(problem: Problem, found: set[str], boards: list[tuple[str, int]], min_score: int,
+def closure(problem: Problem, found: Container[str], boards: list[tuple[str, int]], min_score: int,
             limit: int) -> int:
     """Every neighbour (``near``) of the best ``limit`` recorded boards that
     reaches the min score is recorded; returns how many boards were tried."""
