@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (boggle_opt.lazy)
     from ..lazy import numpy as np
 
+from ..core.alphabet import MAX_BNB_TILES, MAX_TILES
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..core.trie import LATIN as LATIN  # English's symbols, for callers above the core
@@ -34,9 +35,9 @@ BUCKETS_4 = "aeiou bdfgjqvwxz lnrsy chkmpt"
 BUCKETS_1 = LATIN
 #: the most tiles of one cell's set in a class: the kernel packs a cell's
 #: set beside its position in one 32-bit arena word
-MAX_CELL_TILES = 26
+MAX_CELL_TILES = MAX_BNB_TILES
 #: the most tiles of an alphabet branch and bound plays (a trie node's mask)
-MAX_ALPHABET = 32
+MAX_ALPHABET = MAX_TILES
 #: characters that separate buckets (" ", "|") and a part key's pieces ("."):
 #: no tile's symbol may be one
 RESERVED = " |."

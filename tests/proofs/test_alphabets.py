@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from helpers import assert_one_line_error, run_bnb
 
-from boggle_opt.core.alphabet import ENGLISH, MAX_BNB_TILES, Alphabet, Tile
+from boggle_opt.core.alphabet import ENGLISH, Alphabet, Tile
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.trie import LATIN
 from boggle_opt.dictionary.dictionary import Dictionary
@@ -240,16 +241,33 @@ def test_bnb_refuses_a_symbol_that_separates_buckets(registries: Registries) -> 
         BranchAndBound().buckets(Geometry(2, 2), odd)
 
 
-#: a made-up word list in German tiles (the tests never ship a real list),
-#: of four letters, three of them past a-z (tile codes 26 and up): a board's
-#: other tiles spell nothing, so the best board is one of the 4 ** 9 boards
-#: of these letters, and the boards of these letters at or above a score
-#: are brute force's
-GERMAN_WORDS = ["äße", "ßäe", "üße", "äüße", "ßüe", "eßä", "üßä", "äßüe", "ßeü", "Äße", "äßeüä", "üäßeß"]
-GERMAN_LETTERS = "eßäü"
+#: a made-up word list in German tiles (the tests never ship a real list):
+#: the strings of 30 seeded paths of 5-8 cells on one board of ä ö ü ß
+#: (tile codes 26-29, past a-z). A board's other tiles spell nothing, so the
+#: best board is one of the 4 ** 9 boards of these letters, and the boards
+#: of these letters at or above a score are brute force's
+GERMAN_LETTERS = "äöüß"
+GERMAN_BOARD = "äößüäßöüä"
 
-needs_kernel = pytest.mark.skipif(
-    MAX_BNB_TILES < 32, reason="the bnb kernel takes alphabets of at most 26 tiles")
+
+def _german_words() -> list[str]:
+    geometry = Geometry(3, 3)
+    rng = random.Random(1)
+    words: set[str] = set()
+    while len(words) < 30:
+        path = [rng.randrange(geometry.n)]
+        length = rng.randint(5, 8)
+        while len(path) < length:
+            free = [c for c in geometry.neighbours(path[-1]) if c not in path]
+            if not free:
+                break
+            path.append(rng.choice(free))
+        if len(path) == length:
+            words.add("".join(GERMAN_BOARD[c] for c in path))
+    return sorted(words)
+
+
+GERMAN_WORDS = _german_words()
 
 
 @pytest.fixture(scope="module")
@@ -266,19 +284,23 @@ def _german_brute(d: Dictionary, geometry: Geometry) -> dict[str, int]:
     return found
 
 
-@needs_kernel
 def test_a_german_proof_finds_what_brute_force_finds(german: Dictionary) -> None:
+    """30 tiles, 4 of them past z: the proof's best is brute force's, and its
+    boards of those 4 letters are exactly brute force's at or above the min
+    score, with the default buckets, with buckets of one's own, and split."""
     geometry = Geometry(3, 3)
     brute = _german_brute(german, geometry)
-    min_score = sorted(brute.values(), reverse=True)[19]
+    min_score = sorted(brute.values(), reverse=True)[9]
+    expected = {b: s for b, s in brute.items() if s >= min_score}
     boards, records, _ = run_bnb(Problem(german, geometry), min_score=min_score)
     assert records[0]["buckets"] == "aeijouäöü bcdfgmpqvwxz hklnrstyß"
-    assert max(boards.values()) == max(brute.values())
-    ours = {b: s for b, s in boards.items() if set(b) <= set(GERMAN_LETTERS)}
-    assert ours == {b: s for b, s in brute.items() if s >= min_score}
-    split, split_records, _ = run_bnb(Problem(german, geometry), min_score=min_score, node_budget=300)
-    assert split == boards
-    assert any(k[-1] in "äöüß" for r in split_records if "split" in r for k in r["into"])
+    assert max(boards.values()) == max(brute.values()) == german.scorer(geometry).score(GERMAN_BOARD)
+    assert {b: s for b, s in boards.items() if set(b) <= set(GERMAN_LETTERS)} == expected
+    rest = "".join(sorted(set(GERMAN.alphabet.symbols) - set(GERMAN_LETTERS)))  # 26 tiles: the most a bucket holds
+    own, own_records, _ = run_bnb(Problem(german, geometry), min_score=min_score,
+                                  buckets=f"{GERMAN_LETTERS} {rest}", node_budget=200)
+    assert own == boards
+    assert any(k[-1] in "äöüß" for r in own_records if "split" in r for k in r["into"])
 
 
 @pytest.fixture
@@ -288,22 +310,21 @@ def german_list(tmp_path: Path) -> Path:
     return path
 
 
-@needs_kernel
 def test_a_german_proof_verifies(german_list: Path, tmp_path: Path,
                                  run_cli: Callable[..., subprocess.CompletedProcess[str]]) -> None:
     """``run --language german`` with a word list of German words, split
     pieces and all, is a proof that ``verify`` passes and ``bound`` agrees."""
     out = tmp_path / "proof.jsonl"
     words = ["--language", "german", "--wordlist", str(german_list)]
-    r = run_cli("run", "--searcher", "bnb", "--size", "3x3", *words, "--min-score", "9",
-                "-o", "node-budget", "300", "--out", str(out))
+    r = run_cli("run", "--searcher", "bnb", "--size", "3x3", *words, "--min-score", "90",
+                "-o", "node-budget", "2000", "--out", str(out))
     assert r.returncode == 0, r.stderr
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert records[0]["settings"]["language"] == "german"
     v = run_cli("verify", str(out))
     assert v.returncode == 0, v.stderr
     assert "verified:" in v.stdout
-    r = run_cli("bound", "eßäü eßäü eßäü eßäü eßäü eßäü eßäü eßäü eßäü", *words, "--min-score", "9")
+    r = run_cli("bound", " ".join([GERMAN_LETTERS] * 9), *words, "--min-score", "90")
     assert r.returncode == 0, r.stderr
     best = max(rec["score"] for rec in records if rec.get("type") == "improved")
     assert f"\t{best}\n" in r.stdout
