@@ -51,7 +51,7 @@ def proof_cpu(args: list[str], env: dict[str, str]) -> tuple[float, subprocess.C
     """CPU seconds (user + system) of a run and all its worker processes: the
     children's rusage grows by the run's own and by its reaped workers'."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([exe(), *args], env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([exe(), *args], env=env, capture_output=True, text=True, timeout=900)  # a hang's ceiling
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done
 
