@@ -18,7 +18,7 @@ SETTINGS: dict[str, dict[str, Any]] = {
     "bnb": {
         "size": "2x2",
         "options": [("min-score", "20")],
-        "bad_options": [("buckets", "abc def")],
+        "bad_options": [("buckets", "abc bde")],
     },
 }
 
