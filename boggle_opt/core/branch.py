@@ -23,7 +23,7 @@ from mypy_extensions import i64
 from .geometry import Geometry
 from .orderly import OrderlyBound
 from .arena import BOUND
-from .builder import TreeBuilder
+from .builder import TreeBuilder, framed, unframed
 from .tree import Tree, cell_order, class_cell_order
 from .trie import PackedTrie, popcount26, tile_bit
 
@@ -94,9 +94,8 @@ class ClassSolver:
     order_by_class: bool
     # a wide alphabet (more than 26 tiles, ``builder.BNB_TILES``): the trees'
     # choice masks, and ``masks`` and ``forced`` here, are relative to each
-    # position's tile set in the class being solved (``frame``, by position)
+    # position's tile set in the class being solved (``builder.frame``)
     wide: bool
-    frame: vec[i64]
     builder: TreeBuilder
     ob: OrderlyBound
     masks: vec[i64]
@@ -177,7 +176,6 @@ class ClassSolver:
         self.order_by_class = order is None and self.n >= ORDER_MIN_CELLS
         self.builder = TreeBuilder(trie, geometry, self.order)
         self.wide = self.builder.wide
-        self.frame = vec[i64]([0] * self.n)
         self.ob = OrderlyBound(self.n)
         self.masks = vec[i64]([0] * self.n)
         self.forced = vec[i64]([0] * self.n)
@@ -243,38 +241,14 @@ class ClassSolver:
             self.builder.set_order(self.order)  # a no-op if it is the builder's already
         if self.wide:
             self.builder.set_frame(cell_masks)
-            for p in range(self.n):
-                self.frame[p] = cell_masks[self.order[p]]
 
     def _framed(self, p: i64, mask: i64) -> i64:
         """Position ``p``'s tiles ``mask`` as its trees' choice masks write them."""
-        if not self.wide:
-            return mask
-        out: i64 = 0
-        rank: i64 = 0
-        f = self.frame[p]
-        while f != 0:
-            bit: i64 = f & -f
-            f ^= bit
-            if (mask & bit) != 0:
-                out |= tile_bit(rank)
-            rank += 1
-        return out
+        return framed(mask, self.builder.frame[p]) if self.wide else mask
 
     def _tiles(self, p: i64, marks: i64) -> i64:
         """The inverse of ``_framed``: choice-mask bits of position ``p`` as tiles."""
-        if not self.wide:
-            return marks
-        out: i64 = 0
-        rank: i64 = 0
-        f = self.frame[p]
-        while f != 0:
-            bit: i64 = f & -f
-            f ^= bit
-            if ((marks >> rank) & 1) != 0:
-                out |= bit
-            rank += 1
-        return out
+        return unframed(marks, self.builder.frame[p]) if self.wide else marks
 
     def solve(
         self, cell_masks: list[int], cutoff: int, switch_pct: int = 150, switch_score: int = 0,

@@ -1160,7 +1160,7 @@ def _freeze_sum(
                     if sb > cb:
                         cb = sb
             if wide:
-                mask = _compressed(mask, frame[pos])
+                mask = framed(mask, frame[pos])
             a[fam + HEAD] = i32(mask << LOW_BITS | pos)
             a[fam + BOUND] = i32(cb)
             fam = slot
@@ -1233,12 +1233,27 @@ def _marked(bit: i64, frame: i64) -> i64:
     return tile_bit(popcount26(frame & (bit - 1)))
 
 
-def _compressed(mask: i64, frame: i64) -> i64:
-    """A set of tiles (a subset of ``frame``) as bits of ``frame``'s tiles."""
+def framed(mask: i64, frame: i64) -> i64:
+    """A set of tiles (a subset of ``frame``) as bits of ``frame``'s tiles:
+    how a wide alphabet's choice masks write it."""
     out: i64 = 0
     m = mask
     while m != 0:
         bit: i64 = m & -m
         m ^= bit
         out |= _marked(bit, frame)
+    return out
+
+
+def unframed(marks: i64, frame: i64) -> i64:
+    """The inverse of ``framed``: bits of ``frame``'s tiles as the tiles."""
+    out: i64 = 0
+    rank: i64 = 0
+    f = frame
+    while f != 0:
+        bit: i64 = f & -f
+        f ^= bit
+        if ((marks >> rank) & 1) != 0:
+            out |= bit
+        rank += 1
     return out
