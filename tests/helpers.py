@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from boggle_opt.boards import make_geometry
+from boggle_opt.core.alphabet import Alphabet
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.scorer import Scorer
 from boggle_opt.dictionary.dictionary import Dictionary, to_key
@@ -281,3 +283,26 @@ class ReferenceTree:
     def nodes(self, node: dict[str, Any] | None = None) -> int:
         node = self.root if node is None else node
         return 1 + sum(1 + sum(self.nodes(s) for s in c.values()) for c in node["kids"].values())
+
+
+def brute_score(alphabet: Alphabet, board: str, cols: int, rows: int,
+                words: dict[str, int]) -> int:
+    """Points of the distinct words any path spells, each once however the
+    tiles spell it: a depth-first search over the tiles' letters, in Python."""
+    geometry = make_geometry(cols, rows)
+    spelled = alphabet.cells(board)
+    prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
+    found: set[str] = set()
+
+    def walk(cell: int, text: str, used: int) -> None:
+        if text not in prefixes:
+            return
+        if text in words:
+            found.add(text)
+        for nb in geometry.neighbours(cell):
+            if not used >> nb & 1:
+                walk(nb, text + spelled[nb], used | 1 << nb)
+
+    for c in range(geometry.n):
+        walk(c, spelled[c], 1 << c)
+    return sum(words[w] for w in found)

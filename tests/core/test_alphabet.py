@@ -14,34 +14,13 @@ from boggle_opt.dictionary.dictionary import Dictionary
 from boggle_opt.dictionary.language import Language, english_spell
 from boggle_opt.dictionary.rules import ScoringRule
 
+from helpers import brute_score
+
 STANDARD = ScoringRule.by_length("standard", "", [1, 1, 2, 3, 5, 11])
 #: Big Boggle's Double Letter cube's faces beside a-z (Qu is English's q)
 DOUBLE = latin("english-dl", extra=[Tile("th"), Tile("in"), Tile("er"), Tile("he"), Tile("an")])
 #: Polish's 32 letters: the widest alphabet, its last tile at bit 31
 POLISH = Alphabet("polish", list("aąbcćdeęfghijklłmnńoóprsśtuwyzźż"))
-
-
-def brute_score(alphabet: Alphabet, board: str, cols: int, rows: int,
-                words: dict[str, int]) -> int:
-    """Points of the distinct words any path spells, each once however the
-    tiles spell it: a depth-first search over the tiles' letters, in Python."""
-    geometry = make_geometry(cols, rows)
-    spelled = alphabet.cells(board)
-    prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
-    found: set[str] = set()
-
-    def walk(cell: int, text: str, used: int) -> None:
-        if text not in prefixes:
-            return
-        if text in words:
-            found.add(text)
-        for nb in geometry.neighbours(cell):
-            if not used >> nb & 1:
-                walk(nb, text + spelled[nb], used | 1 << nb)
-
-    for c in range(geometry.n):
-        walk(c, spelled[c], 1 << c)
-    return sum(words[w] for w in found)
 
 
 def test_english_boards_read_and_write_as_before() -> None:

@@ -19,6 +19,8 @@ from boggle_opt.dictionary.dictionary import Dictionary
 from boggle_opt.dictionary.language import Language
 from boggle_opt.dictionary.rules import ScoringRule
 
+from helpers import brute_score
+
 STANDARD = ScoringRule.by_length("standard", "", [1, 1, 2, 3, 5, 11])
 FRENCH = latin("french")
 POLISH = latin("polish", extra=tuple("ąćęłńóśźż"), qu=False, drop="qvx")
@@ -26,29 +28,6 @@ POLISH = latin("polish", extra=tuple("ąćęłńóśźż"), qu=False, drop="qvx"
 NARROW_ALIASED = latin("aliased", extra=[Tile("th")], drop="z")
 #: the letters dense boards are drawn from (many words, each by many paths)
 DENSE = "aeeeiioorssttnnlp"
-
-
-def brute_score(alphabet: Alphabet, board: str, cols: int, rows: int,
-                words: dict[str, int]) -> int:
-    """Points of the distinct words any path spells, each once however the
-    tiles spell it (as tests/core/test_alphabet.py counts them)."""
-    geometry = make_geometry(cols, rows)
-    spelled = alphabet.cells(board)
-    prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
-    found: set[str] = set()
-
-    def walk(cell: int, text: str, used: int) -> None:
-        if text not in prefixes:
-            return
-        if text in words:
-            found.add(text)
-        for nb in geometry.neighbours(cell):
-            if not used >> nb & 1:
-                walk(nb, text + spelled[nb], used | 1 << nb)
-
-    for c in range(geometry.n):
-        walk(c, spelled[c], 1 << c)
-    return sum(words[w] for w in found)
 
 
 def _dictionary(alphabet: Alphabet, words: list[str]) -> Dictionary:
