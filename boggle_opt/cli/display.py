@@ -366,12 +366,15 @@ class PlainProgress:
         self._beat: Beat | None = None
         #: an event has come: before it the run has no figures to show
         self._seen = False
+        #: the last line's figures (without its time)
+        self._shown = ""
 
     def start(self, state: RunState) -> None:
         self._last = 0.0
         self._notes = 0
         self._lines = 0
         self._seen = False
+        self._shown = ""
         # a quarter of the interval late at most; no busy loop for a tiny one
         self._beat = Beat(lambda: self._heartbeat(state), max(self.every / 4, 0.01), self._lock,
                           "plain-progress")
@@ -391,12 +394,17 @@ class PlainProgress:
     def _print(self, state: RunState) -> None:
         self._last = state.elapsed()
         self._lines += 1
-        self.out.write(status_line(state, self.shown) + "\n")
+        line = status_line(state, self.shown)
+        self._shown = line[line.index("]") + 1:]
+        self.out.write(line + "\n")
         self.out.flush()
 
     def _last_line(self, state: RunState) -> None:
-        """The figures as the run stopped, unless a line just gave them."""
-        if not self._lines or state.elapsed() - self._last >= min(1.0, self.every):
+        """The figures as the run stopped, unless the last line gave the same
+        ones: a line printed just before may show another stage (the warm-up
+        climb, where a proof's first class is done a moment later)."""
+        line = status_line(state, self.shown)
+        if not self._lines or line[line.index("]") + 1:] != self._shown:
             self._print(state)
 
     def _new_notes(self, state: RunState) -> None:

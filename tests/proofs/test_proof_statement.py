@@ -220,6 +220,36 @@ def test_plain_progress_keeps_a_line_every_few_seconds_while_a_class_runs() -> N
     assert "oldest" not in status_line(state)  # a task of a few seconds is not worth a word
 
 
+def test_plain_progress_stopping_just_after_a_line_gives_the_figures_it_stopped_at() -> None:
+    """A proof stopped a moment after its warm-up climb's line ends with a
+    line of its classes, not with the climb's figures; a stop just after a
+    line with the same figures adds none."""
+    import io
+
+    from boggle_opt.cli.display import PlainProgress
+    from boggle_opt.searching.interface import Progress
+
+    state = _state({"classes total": 2862, "warm-up climb best": 545}, {})
+    out = io.StringIO()
+    plain = PlainProgress(out, every=3600)  # no line from the thread or the clock
+    plain.start(state)
+    plain._last = -3600.0  # the next event prints
+    plain.event(Progress(state.stats), state)
+    state.stats = {"classes done": 1, "classes total": 2862, "min score": 500, "boards >= min": 0}
+    plain.event(Progress(state.stats), state)  # within the interval: no line
+    state.stop_reason = "interrupted"
+    plain.finish(state)
+    status = [line for line in out.getvalue().splitlines() if line.startswith("[")]
+    assert len(status) == 2 and "warm-up climb" in status[0] and "classes 1/2,862" in status[1], status
+    out = io.StringIO()
+    plain = PlainProgress(out, every=3600)
+    plain.start(state)
+    plain._last = -3600.0
+    plain.event(Progress(state.stats), state)
+    plain.finish(state)
+    assert sum(line.startswith("[") for line in out.getvalue().splitlines()) == 1, out.getvalue()
+
+
 def test_a_signal_after_a_complete_proof_does_not_change_its_exit() -> None:
     """Once held (a proof that covered every class), SIGTERM neither raises nor
     turns the status into 143; without the hold it does both."""
