@@ -15,6 +15,7 @@ and boards), so a resumed run skips it and ends with the same boards.
 from __future__ import annotations
 
 import itertools
+import re
 import time
 import uuid
 import warnings
@@ -146,10 +147,11 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             )
             # what needs no alphabet (the word list's language is not known
             # yet); ``buckets`` checks them against it, in one line too
+            # (a bracketed tile, ``[ij]``, is read once the alphabet is known)
             if self.buckets:
-                parse_buckets(self.buckets, None)  # raises a one-line ValueError
+                parse_buckets(_unbracketed(self.buckets), None)  # raises a one-line ValueError
             if self.corner_buckets:
-                parse_buckets(self.corner_buckets, None)
+                parse_buckets(_unbracketed(self.corner_buckets), None)
             check(self.switch is None or self.switch >= 1.0, "switch", f"must be >= 1, got {self.switch}")
             check(self.switch is None or self.switch <= MAX_SWITCH, "switch",
                   f"must be at most {MAX_SWITCH:,.0f}, got {self.switch}")
@@ -186,8 +188,12 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             symbols, spellings = alphabet.symbols, [t.letters for t in alphabet.tiles]
             check_alphabet(alphabet.name, symbols)
         default, default_corners = default_buckets(geometry, symbols, spellings)
-        main = parse_buckets(opts.buckets or default, symbols)
-        corner_text = opts.corner_buckets or ("" if opts.buckets else default_corners)
+        given, given_corners = opts.buckets, opts.corner_buckets
+        if alphabet is not None:
+            given = alphabet.read_groups(given, "buckets")
+            given_corners = alphabet.read_groups(given_corners, "corner-buckets")
+        main = parse_buckets(given or default, symbols)
+        corner_text = given_corners or ("" if given else default_corners)
         corners = parse_buckets(corner_text, symbols) if corner_text else None
         return buckets_label(main, corners), cell_buckets(geometry, main, corners)
 
@@ -526,6 +532,12 @@ class _Stats:
             "largest tree": self.nodes_max,
             "worker peak MB": round(self.peak_mb, 1),
         }
+
+
+def _unbracketed(text: str) -> str:
+    """Buckets without their bracketed tiles (``[ij]``), for the checks made
+    before the alphabet is known: the letters inside a bracket are one tile."""
+    return re.sub(r"\[[^\]]*\]", "", text)
 
 
 def _matches(rec: Mapping[str, Any], geometry: Geometry, label: str) -> bool:

@@ -194,6 +194,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     geometry = size_geometry(ns.size)
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns), language=ns.language)
     label, buckets = searcher.buckets(geometry, dictionary.alphabet)
+    shown_label = dictionary.alphabet.write(label)  # [ij], not its private symbol
     space = ClassSpace(geometry, [len(b) for b in buckets])
     total = count_classes(geometry, space.counts)
     if ns.shards is not None and ns.shards > min(total, MAX_SHARDS):
@@ -204,7 +205,8 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     given = "" if min_score is None else f"min score {min_score}; "
     # 'min score\n# 1500' and a bucket cut from its letters read badly
     w.comment(f"plan: bnb {geometry.size}; word list {dictionary.label}; rule {dictionary.rule.name}; "
-              f"{given}buckets {label}", whole=[f"min score {min_score}", f"buckets {label}", dictionary.label])
+              f"{given}buckets {shown_label}", whole=[f"min score {min_score}", f"buckets {shown_label}",
+                                                    dictionary.label])
     w.field("classes", f"{total:,}")
     w.flush()
     if min_score is None:

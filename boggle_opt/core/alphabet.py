@@ -152,8 +152,23 @@ class Alphabet:
             i += 1
         return "".join(out)
 
+    def read_groups(self, text: str, what: str = "buckets") -> str:
+        """Groups of tiles apart (buckets ``"[ij]aeiou bcd..."``, ``|`` or
+        spaces between them) in symbols, a bracketed tile as its symbol; what
+        is not a tile is left for the caller's check to name."""
+        if "[" not in text:
+            return text
+        out: list[str] = []
+        for group in text.replace("|", " ").split():
+            try:
+                out.append(self.read(group))
+            except BoardError as exc:
+                raise BoardError(str(exc).replace("bad board", f"bad {what}", 1)) from None
+        return " ".join(out)
+
     def write(self, board: str) -> str:
-        """A board as people write it: bracketed tiles as ``[th]``."""
+        """A board as people write it: bracketed tiles as ``[th]`` (and the
+        same of any text of symbols: buckets, a class's tile sets)."""
         if not self._bracketed:
             return board
         return "".join(f"[{self.tiles[self._code[s]].letters}]" if s in self._bracketed else s

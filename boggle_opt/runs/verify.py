@@ -611,11 +611,13 @@ def verify_runs(
     reader.check_finishes()
     others = [(path, (start["settings"].get("fingerprint") or {}).get("kernel"))
               for (path, start), same in zip(heads, same_kernel) if not same]
+    # boards and buckets as people write them (a bracketed tile as [ij], not its private symbol)
+    written = proof.dictionary.alphabet.write
     result = Verified(
-        size=proof.geometry.size, buckets=proof.label, classes=covered.expected, pieces=covered.pieces,
+        size=proof.geometry.size, buckets=written(proof.label), classes=covered.expected, pieces=covered.pieces,
         split_classes=len(reader.split), wordlist=proof.dictionary.name, rule=proof.rule,
         min_score=min_score, min_score_from=proof.min_from, boards=reader.boards, records=reader.records,
-        segments=reader.segments, files=len(paths), shards=shard_set.count, best=best,
+        segments=reader.segments, files=len(paths), shards=shard_set.count, best=[(written(b), s) for b, s in best],
         shard_set=shard_set, space=covered.classes,
         wordlist_label=proof.dictionary.label, kernel_note=_kernel_note(others, len(paths), kernel),
         cpu_recorded=reader.cpu, wall_recorded=reader.wall_only, full_recheck=recheck is None, seed=seed,

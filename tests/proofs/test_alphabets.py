@@ -339,3 +339,33 @@ def test_german_buckets_not_in_the_alphabet_are_one_line(
     assert_one_line_error(r, "'ñ' is not a tile")
     r = run_cli("bound", "ñ a b c", *words)
     assert_one_line_error(r, "'ñ' is not a tile")
+
+
+#: a made-up word list of Dutch words with IJ (the tests never ship a real list)
+DUTCH_WORDS = ["ijs", "rijst", "lijst", "tijd", "wijs", "bijt", "prijs", "strijd", "list", "rits", "stil"]
+
+
+def test_dutch_buckets_are_written_with_the_ij_tile(
+        tmp_path: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    """``-o buckets`` takes [ij] as the board does, and verify and plan
+    write it so: a private symbol is never shown."""
+    path = tmp_path / "tiny-dutch.txt"
+    path.write_text("\n".join(DUTCH_WORDS) + "\n", encoding="utf-8")
+    out = tmp_path / "proof.jsonl"
+    buckets = "[ij]aeijou bcdfgmpqvwxz hklnrsty"
+    words = ["--language", "dutch", "--wordlist", str(path)]
+    r = run_cli("run", "--searcher", "bnb", "--size", "2x3", *words, "--min-score", "4",
+                "-o", "buckets", buckets, "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    setup = next(json.loads(line)["record"] for line in out.read_text(encoding="utf-8").splitlines()
+                 if '"setup": true' in line)
+    symbol = DUTCH.alphabet.read("[ij]")
+    assert setup["buckets"] == buckets.replace("[ij]", symbol)  # the run file keeps one symbol a tile
+    v = run_cli("verify", str(out))
+    assert v.returncode == 0, v.stderr
+    text = " ".join(line.lstrip("# ") for line in v.stdout.splitlines())  # lines wrapped at 80 columns
+    assert f"buckets {buckets}, min score" in text, text
+    assert "proved: d[ij]lrts" in text, text  # the best board's IJ
+    r = run_cli("run", "--searcher", "bnb", "--size", "2x3", *words, "--min-score", "4",
+                "-o", "buckets", "[ji]aeiou bcdfgmpqvwxz hklnrsty")
+    assert_one_line_error(r, "[ji] is not a tile of dutch")
