@@ -111,7 +111,10 @@ class Verified:
     space: int = 0
     #: witnesses' boards >= the min score in classes of shards not given (not looked up)
     outside: int = 0
+    #: the boards >= the min score, in symbols (as run files hold them)
     best: list[tuple[str, int]] = field(default_factory=list)
+    #: a board or buckets as people write them (the alphabet's ``write``)
+    written: Callable[[str], str] = str
     wordlist_label: str = ""
     witness: Witnessed = field(default_factory=Witnessed)
     budget: float = 0.0
@@ -135,7 +138,7 @@ class Verified:
         if not self.best:
             return f"no {self.size} board scores >= {self.min_score:,} for {where}"
         top = self.best[0][1]
-        tied = [b for b, s in self.best if s == top]
+        tied = [self.written(b) for b, s in self.best if s == top]
         if len(tied) == 1:
             first = f"{tied[0]} ({top:,}) is the best {self.size} board"
         else:
@@ -156,7 +159,7 @@ class Verified:
         if not self.best:
             return head
         n = len(self.best)
-        named = ", ".join(f"{b} ({s:,})" for b, s in self.best[:3])
+        named = ", ".join(f"{self.written(b)} ({s:,})" for b, s in self.best[:3])
         more = f" and {n - 3:,} more" if n > 3 else ""
         return f"{head} except {'this one' if n == 1 else f'these {n:,}'}: {named}{more}"
 
@@ -611,13 +614,14 @@ def verify_runs(
     reader.check_finishes()
     others = [(path, (start["settings"].get("fingerprint") or {}).get("kernel"))
               for (path, start), same in zip(heads, same_kernel) if not same]
-    # boards and buckets as people write them (a bracketed tile as [ij], not its private symbol)
+    # buckets and boards as people write them (a bracketed tile as [ij], not
+    # its private symbol); ``best`` stays in symbols, as merge writes it
     written = proof.dictionary.alphabet.write
     result = Verified(
         size=proof.geometry.size, buckets=written(proof.label), classes=covered.expected, pieces=covered.pieces,
         split_classes=len(reader.split), wordlist=proof.dictionary.name, rule=proof.rule,
         min_score=min_score, min_score_from=proof.min_from, boards=reader.boards, records=reader.records,
-        segments=reader.segments, files=len(paths), shards=shard_set.count, best=[(written(b), s) for b, s in best],
+        segments=reader.segments, files=len(paths), shards=shard_set.count, best=best, written=written,
         shard_set=shard_set, space=covered.classes,
         wordlist_label=proof.dictionary.label, kernel_note=_kernel_note(others, len(paths), kernel),
         cpu_recorded=reader.cpu, wall_recorded=reader.wall_only, full_recheck=recheck is None, seed=seed,

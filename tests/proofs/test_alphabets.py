@@ -366,6 +366,19 @@ def test_dutch_buckets_are_written_with_the_ij_tile(
     text = " ".join(line.lstrip("# ") for line in v.stdout.splitlines())  # lines wrapped at 80 columns
     assert f"buckets {buckets}, min score" in text, text
     assert "proved: d[ij]lrts" in text, text  # the best board's IJ
+    # merged shards keep each board in symbols, as verify reads them back
+    shards = [tmp_path / f"s{k}.jsonl" for k in (1, 2)]
+    for k, shard in enumerate(shards, 1):
+        r = run_cli("run", "--searcher", "bnb", "--size", "2x3", *words, "--min-score", "4",
+                    "-o", "buckets", buckets, "-o", "shard", f"{k}/2", "--out", str(shard))
+        assert r.returncode == 0, r.stderr
+    merged = tmp_path / "merged.jsonl"
+    m = run_cli("merge", *map(str, shards), "--out", str(merged))
+    assert m.returncode == 0, m.stderr
+    assert f'"board": "d{symbol}lrts"' in merged.read_text(encoding="utf-8")
+    v = run_cli("verify", str(merged))
+    assert v.returncode == 0, v.stderr
+    assert "proved: d[ij]lrts" in " ".join(line.lstrip("# ") for line in v.stdout.splitlines()), v.stdout
     r = run_cli("run", "--searcher", "bnb", "--size", "2x3", *words, "--min-score", "4",
                 "-o", "buckets", "[ji]aeiou bcdfgmpqvwxz hklnrsty")
     assert_one_line_error(r, "[ji] is not a tile of dutch")
