@@ -285,6 +285,20 @@ class ReferenceTree:
         return 1 + sum(1 + sum(self.nodes(s) for s in c.values()) for c in node["kids"].values())
 
 
+#: a 48-letter word, YAWL's longest plus "sis": pow2 gives it 2**45 points
+LONG_WORD = "pneumonoultramicroscopicsilicovolcanoconiosis" + "sis"
+
+
+def snake_board(word: str, cols: int, rows: int, filler: str = "x") -> str:
+    """A board that spells ``word`` along its columns, every other column
+    upside down, so that each next cell is adjacent (column-major cells)."""
+    order = [c * rows + (r if c % 2 == 0 else rows - 1 - r) for c in range(cols) for r in range(rows)]
+    cells = [filler] * (cols * rows)
+    for i, ch in enumerate(word):
+        cells[order[i]] = ch
+    return "".join(cells)
+
+
 def brute_score(alphabet: Alphabet, board: str, cols: int, rows: int,
                 words: dict[str, int]) -> int:
     """Points of the distinct words any path spells, each once however the

@@ -14,7 +14,7 @@ from boggle_opt.dictionary.dictionary import Dictionary
 from boggle_opt.dictionary.language import Language, english_spell
 from boggle_opt.dictionary.rules import ScoringRule
 
-from helpers import brute_score
+from helpers import LONG_WORD, brute_score, snake_board
 
 STANDARD = ScoringRule.by_length("standard", "", [1, 1, 2, 3, 5, 11])
 #: Big Boggle's Double Letter cube's faces beside a-z (Qu is English's q)
@@ -126,14 +126,9 @@ def test_a_long_words_points_under_pow2_fit_its_slot() -> None:
     (they once had to fit 31 bits beside the stamp, and YAWL's pow2 proofs
     could not be verified). An 8x8 board's 64 cells, snaking along its
     columns, spell a 48-letter word (2**45)."""
-    word = "pneumonoultramicroscopicsilicovolcanoconiosis" + "sis"
+    word = LONG_WORD
     geometry = make_geometry(8, 8)
-    # column-major cells, every other column upside down: each next cell adjacent
-    order = [c * 8 + (r if c % 2 == 0 else 7 - r) for c in range(8) for r in range(8)]
-    cells = ["x"] * 64
-    for i, ch in enumerate(word):
-        cells[order[i]] = ch
-    board = "".join(cells)
+    board = snake_board(word, 8, 8)
     pow2 = ScoringRule("pow2", "", lambda w: 2 ** (len(w) - 3))
     d = Dictionary("test", [word, "pne", "sis"], pow2)
     scorer = d.scorer(geometry)

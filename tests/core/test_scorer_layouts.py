@@ -19,7 +19,7 @@ from boggle_opt.dictionary.dictionary import Dictionary
 from boggle_opt.dictionary.language import Language
 from boggle_opt.dictionary.rules import ScoringRule
 
-from helpers import brute_score
+from helpers import LONG_WORD, brute_score, snake_board
 
 STANDARD = ScoringRule.by_length("standard", "", [1, 1, 2, 3, 5, 11])
 FRENCH = latin("french")
@@ -167,13 +167,9 @@ def test_stamps_wrap_in_either_layout(wide: bool) -> None:
 def test_a_long_words_points_fit_the_narrow_layout() -> None:
     """pow2's 2**45 for a 48-letter word: the narrow layout keeps points
     beside the node words, not in them."""
-    word = "pneumonoultramicroscopicsilicovolcanoconiosis" + "sis"
+    word = LONG_WORD
     geometry = make_geometry(8, 8)
-    order = [c * 8 + (r if c % 2 == 0 else 7 - r) for c in range(8) for r in range(8)]
-    cells = ["x"] * 64
-    for i, ch in enumerate(word):
-        cells[order[i]] = ch
-    board = "".join(cells)
+    board = snake_board(word, 8, 8)
     pow2 = ScoringRule("pow2", "", lambda w: 2 ** (len(w) - 3))
     d = Dictionary("test", [word, "pne", "sis"], pow2)
     for wide in (False, True):
