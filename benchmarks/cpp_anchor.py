@@ -34,8 +34,10 @@ CPU seconds is stopped (RLIMIT_CPU) and recorded as at least that.
 
 ``table`` sets RESULTS of ``time`` beside RESULTS of ``benchmarks/bnb_sample.py``
 on the same class file: totals, the ratio ours/C++, the per-class ratios'
-median and the slowest classes; ``--write`` writes the class file with both
-times (class, C++ CPU s, ours), the format of ``benchmarks/anchors/``.
+median and the slowest classes; ``--write`` writes the classes both timed
+with both times (class, C++ CPU s, ours), the format of
+``benchmarks/anchors/``; a class the C++ was stopped on gets no C++ time,
+and a note of the limit in a fourth column.
 """
 
 from __future__ import annotations
@@ -184,8 +186,11 @@ def table(ns: argparse.Namespace) -> int:
     print("slowest for the C++ (i: C++ s / ours s, C++ MB / ours MB): " + "; ".join(
         f"{i}: {cpp[i][1]} / {o_cpu[i]:.1f}, {cpp[i][2] or '?'} / {ours[i][11]}" for i in slow))
     if ns.write:
-        lines = [f"# {ns.classfile.name} timed one class a process: class\tC++ CPU s\tours CPU s ({ns.label})"]
-        lines += [f"{classes[i]}\t{cpp[i][1].lstrip('>')}\t{o_cpu[i]:.3f}" for i in both]
+        # a class the C++ did not finish has no reference, only a note of its limit
+        lines = [f"# {ns.classfile.name} timed one class a process: class\tC++ CPU s (empty: stopped, "
+                 f"see the last column)\tours CPU s ({ns.label})\tnote"]
+        lines += [f"{classes[i]}\t\t{o_cpu[i]:.3f}\tC++ stopped at {c_cpu[i]:g} s CPU" if i in stopped
+                  else f"{classes[i]}\t{cpp[i][1]}\t{o_cpu[i]:.3f}" for i in both]
         ns.write.write_text("\n".join(lines) + "\n")
     return 0
 

@@ -64,7 +64,7 @@ def test_draw_time_and_resume(tmp_path: Path) -> None:
 def test_cpp_anchor_table(tmp_path: Path) -> None:
     """benchmarks/cpp_anchor.py table: the C++'s results (a class stopped at
     its CPU limit counted at the limit) beside bnb_sample.py's, written back
-    as an anchor file (class, C++ CPU s, ours)."""
+    as an anchor file (class, C++ CPU s, ours; a stopped class no C++ time)."""
     classes = tmp_path / "classes.tsv"
     classes.write_text("# drawn\nab c d e\t\nf g h i\t\nj k l m\t\n")
     cpp = tmp_path / "cpp.out"
@@ -82,4 +82,5 @@ def test_cpp_anchor_table(tmp_path: Path) -> None:
     assert "per class median 0.50" in out.stdout
     assert "C++ largest 300 MB" in out.stdout and "ours largest 150 MB" in out.stdout
     rows = [line.split("\t") for line in written.read_text().splitlines() if not line.startswith("#")]
-    assert rows == [["ab c d e", "2.00", "1.000"], ["f g h i", "10", "2.500"], ["j k l m", "1.00", "1.000"]]
+    assert rows == [["ab c d e", "2.00", "1.000"], ["f g h i", "", "2.500", "C++ stopped at 10 s CPU"],
+                    ["j k l m", "1.00", "1.000"]]
