@@ -59,3 +59,28 @@ def test_draw_time_and_resume(tmp_path: Path) -> None:
                 "--wordlist", "default", cwd=tmp_path)
     assert vs.returncode == 0, vs.stderr
     assert "against the class file's CPU (3 classes)" in vs.stdout, vs.stdout
+
+
+def test_cpp_anchor_table(tmp_path: Path) -> None:
+    """benchmarks/cpp_anchor.py table: the C++'s results (a class stopped at
+    its CPU limit counted at the limit) beside bnb_sample.py's, written back
+    as an anchor file (class, C++ CPU s, ours; a stopped class no C++ time)."""
+    classes = tmp_path / "classes.tsv"
+    classes.write_text("# drawn\nab c d e\t\nf g h i\t\nj k l m\t\n")
+    cpp = tmp_path / "cpp.out"
+    cpp.write_text("# header\n0\t2.00\t300\t0\t100\t4000\n1\t>10\t\t\t\t\n2\t1.00\t200\t1\t50\t3000\n")
+    ours = tmp_path / "ours.out"
+    cols = ["", "", "", "", "", "", "", "", "", "", ""]  # bnb_classes.py's columns 2-11
+    ours.write_text("".join(f"{i}\t{cpu}\t" + "\t".join(cols[1:10]) + f"\t{mb}\t{mb}\n"
+                            for i, cpu, mb in [(0, 1.0, 100), (1, 2.5, 150), (2, 1.0, 90)]))
+    written = tmp_path / "anchor.tsv"
+    out = script("cpp_anchor.py", "table", str(classes), "--cpp", str(cpp), "--ours", str(ours),
+                 "--write", str(written), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "3 of 3 classes" in out.stdout and "stopped at its CPU limit on 1" in out.stdout
+    assert "C++ 13.0 s, ours 4.5 s, ratio 0.35" in out.stdout  # 10 s counted for the stopped class
+    assert "per class median 0.50" in out.stdout
+    assert "C++ largest 300 MB" in out.stdout and "ours largest 150 MB" in out.stdout
+    rows = [line.split("\t") for line in written.read_text().splitlines() if not line.startswith("#")]
+    assert rows == [["ab c d e", "2.00", "1.000"], ["f g h i", "", "2.500", "C++ stopped at 10 s CPU"],
+                    ["j k l m", "1.00", "1.000"]]
