@@ -391,10 +391,10 @@ class PlainProgress:
             if state.elapsed() - self._last >= self.every:
                 self._print(state)
 
-    def _print(self, state: RunState) -> None:
+    def _print(self, state: RunState, line: str = "") -> None:
         self._last = state.elapsed()
         self._lines += 1
-        line = status_line(state, self.shown)
+        line = line or status_line(state, self.shown)
         self._shown = line[line.index("]") + 1:]
         self.out.write(line + "\n")
         self.out.flush()
@@ -405,7 +405,7 @@ class PlainProgress:
         climb, where a proof's first class is done a moment later)."""
         line = status_line(state, self.shown)
         if not self._lines or line[line.index("]") + 1:] != self._shown:
-            self._print(state)
+            self._print(state, line)
 
     def _new_notes(self, state: RunState) -> None:
         for note in state.notes[self._notes:]:
