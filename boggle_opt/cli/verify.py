@@ -84,7 +84,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--chance", type=_chance, metavar="P",
         help="--recheck auto: each class record's chance of being re-solved, 0 to 1 or a percentage "
-             f"(default {DEFAULT_CHANCE:.0%}; it costs about that share of the proof's CPU)",
+             f"(default {DEFAULT_CHANCE * 100:.0f}%%; it costs about that share of the proof's CPU)",  # %% for argparse
     )
     p.add_argument(
         "--budget", type=_seconds, metavar="SECONDS",

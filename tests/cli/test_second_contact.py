@@ -6,6 +6,7 @@ one orientation of boards, one convention for written files, and the
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
@@ -297,6 +298,22 @@ def at_80(cli_env: dict[str, str]) -> dict[str, str]:
 def test_listings_fit_80_columns(command: list[str], run_cli: Cli, at_80: dict[str, str]) -> None:
     r = run_cli(*command, env=at_80)
     assert r.returncode == 0, r.stderr
+    _widths_ok(r.stdout)
+
+
+def _commands() -> list[str]:
+    from boggle_opt.cli.app import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return sorted(sub.choices)
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_every_commands_help_prints_and_fits_80_columns(command: str, run_cli: Cli, at_80: dict[str, str]) -> None:
+    """argparse expands %-formats in help texts: a bare "5%;" was a traceback."""
+    r = run_cli(command, "--help", env=at_80)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert r.stdout.startswith("usage:")
     _widths_ok(r.stdout)
 
 
