@@ -1,0 +1,164 @@
+"""What one shard of a bnb proof cost, class by class, and what it implies
+for the whole proof (issue 69: the first hundredth of the 4x4 proof).
+
+    python benchmarks/shard_report.py RUNFILE [--tsv OUT] [--slowest K]
+        [--against LABEL=HOURS±SE ...] [--plan-shard HOURS]
+
+RUNFILE is a bnb run of one shard (``--shard K/N``), finished or not,
+``.jsonl`` or ``.jsonl.gz``. Printed:
+
+- the classes recorded against the shard's total, and the CPU they took
+  (each class record's own ``cpu``: the worker's, the class alone);
+- the spread of class CPU (quantiles, the slowest K, and the share of the
+  CPU in the slowest 1% and 10%: the tail, shown, not averaged away);
+- the workers' peak memory as the run's progress records give it (a
+  worker's high-water mark bounds every class it solved), and the classes
+  finished when it last rose;
+- every board at or above the min score;
+- the whole proof's CPU estimated from the shard: the shard's classes are
+  every N-th class (a stride sample, chosen by nothing but position), so
+  total = classes x mean class CPU, with the standard error of a sample of
+  that size (finite population corrected), and the same without the
+  slowest class, to show how much one class moves it;
+- ``--against``: earlier estimates of the whole proof, each as its ratio to
+  this one and its distance in standard errors (both errors combined);
+- ``--plan-shard``: plan's per-shard figure, against the shard's CPU.
+
+An unfinished shard's classes are the biggest first (bnb's cost order),
+so its mean overstates the rest: the estimate is printed only when the
+shard is complete. ``--tsv`` writes one line per class: class, cpu s,
+wall s, nodes, root bound, candidates, boards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def records(path: Path) -> Iterator[dict[str, Any]]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            line = line.strip()
+            if line:
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # a torn last line of a killed run: resume cuts it
+
+
+def estimate(cpu: np.ndarray, population: int) -> tuple[float, float]:
+    """The population's total CPU and its standard error, from a sample."""
+    n = len(cpu)
+    fpc = math.sqrt(max(0.0, 1 - n / population))
+    return population * float(cpu.mean()), population * float(cpu.std(ddof=1)) / math.sqrt(n) * fpc
+
+
+def parse_against(text: str) -> tuple[str, float, float]:
+    label, _, figure = text.rpartition("=")
+    hours, _, se = figure.replace("+-", "±").partition("±")
+    return label, float(hours), float(se or 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("runfile", type=Path)
+    ap.add_argument("--tsv", type=Path, help="write one line per class here (refused if it exists)")
+    ap.add_argument("--slowest", type=int, default=10)
+    ap.add_argument("--against", action="append", default=[], metavar="LABEL=HOURS±SE")
+    ap.add_argument("--plan-shard", type=float, metavar="HOURS")
+    ns = ap.parse_args(argv)
+
+    start: dict[str, Any] = {}
+    setup: dict[str, Any] = {}
+    classes: dict[str, dict[str, Any]] = {}
+    peak, peak_at, total = 0.0, "", 0
+    for r in records(ns.runfile):
+        kind = r.get("type")
+        if kind == "start" and not start:
+            start = r["settings"]
+        elif kind == "checkpoint":
+            rec = r["record"]
+            if rec.get("setup"):
+                setup = rec
+            elif "class" in rec:
+                classes[rec["class"]] = rec
+        elif kind == "progress":
+            stats = r.get("stats", {})
+            total = int(stats.get("classes total", total))
+            if float(stats.get("worker peak MB", 0)) > peak:
+                peak, peak_at = float(stats["worker peak MB"]), str(stats.get("classes", ""))
+    if not start or not setup:
+        print(f"{ns.runfile}: not a bnb run file", file=sys.stderr)
+        return 1
+
+    shard = setup.get("shard", "")
+    k, _, n_shards = shard.partition("/")
+    cpu = np.array([c["cpu"] for c in classes.values()], dtype=float)
+    done = len(classes)
+    print(f"run file: {ns.runfile}")
+    print(f"proof: bnb {setup['size']}, min score {setup['min_score']}, buckets {setup['buckets']}; "
+          f"word list {start.get('wordlist_label', start.get('wordlist'))}, rule {start.get('rule')}; "
+          f"kernel {(start.get('fingerprint') or {}).get('kernel', '?')}")
+    print(f"shard: {shard or 'none (a whole proof)'}; classes recorded {done:,} of {total:,}"
+          f"{'' if done == total else ' (not finished)'}")
+    if not done:
+        return 0
+    order = sorted(classes.values(), key=lambda c: -c["cpu"])
+    q = np.quantile(cpu, [0.5, 0.9, 0.99])
+    print(f"class CPU: {cpu.sum() / 3600:.2f} h in all; mean {cpu.mean():.1f} s "
+          f"(standard error {cpu.std(ddof=1) / math.sqrt(done) if done > 1 else 0:.1f}); "
+          f"median {q[0]:.1f} s, 90th percentile {q[1]:.1f} s, 99th {q[2]:.1f} s, max {cpu.max():.1f} s")
+    tail = np.sort(cpu)[::-1]
+    for share in (0.01, 0.1):
+        top = max(1, round(share * done))
+        print(f"  the slowest {share:.0%} ({top} class{'es' if top > 1 else ''}) took {tail[:top].sum() / cpu.sum():.1%} of it")
+    print(f"the {min(ns.slowest, done)} slowest classes (CPU s, wall s, nodes, root bound):")
+    for c in order[:ns.slowest]:
+        print(f"  {c['class']}  {c['cpu']:8.1f}  {c['seconds']:8.1f}  {c['nodes']:>13,}  {c['root_bound']:>7,}")
+    if peak:
+        print(f"workers' peak memory: {peak:,.0f} MB (first reached with {peak_at} classes done); "
+              f"every class {'stayed under' if peak < 1000 else 'did NOT all stay under'} 1 GB")
+    else:
+        print("workers' peak memory: not in this run file's progress records")
+    boards = sorted({(b, s) for c in classes.values() for b, s in c.get("boards", [])}, key=lambda x: -x[1])
+    print(f"boards >= {setup['min_score']}: {len(boards)}" + "".join(f"\n  {b} {s}" for b, s in boards))
+
+    if ns.plan_shard is not None:
+        so_far = "" if done == total else " (so far)"
+        print(f"against plan's per-shard figure {ns.plan_shard:.2f} CPU-h: {cpu.sum() / 3600 / ns.plan_shard:.2f}x{so_far}")
+    if done < total:
+        print("whole proof: not estimated until the shard is finished (its classes run biggest first)")
+    elif n_shards:
+        population = int(n_shards) * total  # shards differ by at most one class
+        est, se = estimate(cpu, population)
+        rest, rest_se = estimate(np.sort(cpu)[:-1], population)
+        print(f"whole proof ({n_shards} shards, about {population:,} classes), from this stride sample: "
+              f"{est / 3600:,.0f} ± {se / 3600:,.0f} CPU-hours ({se / est:.1%}); "
+              f"without its slowest class {rest / 3600:,.0f} ± {rest_se / 3600:,.0f}")
+        for label, hours, other_se in map(parse_against, ns.against):
+            both = math.hypot(se / 3600, other_se)
+            print(f"  against {label} {hours:,.0f} ± {other_se:,.0f}: {hours / (est / 3600):.2f}x of this, "
+                  f"{(hours - est / 3600) / both:+.1f} standard errors" if both else "")
+    if ns.tsv is not None:
+        with ns.tsv.open("x", encoding="utf-8") as out:
+            out.write("class\tcpu_s\twall_s\tnodes\troot_bound\tcandidates\tboards\n")
+            for c in sorted(classes.values(), key=lambda c: c["class"]):
+                found = " ".join(f"{b}:{s}" for b, s in c.get("boards", []))
+                out.write(f"{c['class']}\t{c['cpu']:.2f}\t{c['seconds']:.2f}\t{c['nodes']}\t"
+                          f"{c['root_bound']}\t{c.get('candidates', 0)}\t{found}\n")
+        print(f"wrote {ns.tsv}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
