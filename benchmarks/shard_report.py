@@ -27,7 +27,8 @@ RUNFILE is a bnb run of one shard (``--shard K/N``), finished or not,
 An unfinished shard's classes are the biggest first (bnb's cost order),
 so its mean overstates the rest: the estimate is printed only when the
 shard is complete. ``--tsv`` writes one line per class: class, cpu s,
-wall s, nodes, root bound, candidates, boards.
+wall s, nodes, root bound, candidates, tree arena MB and the worker's
+high-water mark after it (where the records hold them), boards.
 """
 
 from __future__ import annotations
@@ -92,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
                 setup = rec
             elif "class" in rec:
                 classes[rec["class"]] = rec
+        elif kind == "finish" and isinstance(r.get("proof"), dict):
+            total = int(r["proof"].get("classes_total", total))
         elif kind == "progress":
             stats = r.get("stats", {})
             total = int(stats.get("classes total", total))
@@ -121,22 +124,36 @@ def main(argv: list[str] | None = None) -> int:
     tail = np.sort(cpu)[::-1]
     for share in (0.01, 0.1):
         top = max(1, round(share * done))
-        print(f"  the slowest {share:.0%} ({top} class{'es' if top > 1 else ''}) took {tail[:top].sum() / cpu.sum():.1%} of it")
+        print(f"  the slowest {share:.0%} ({top} class{'es' if top > 1 else ''}) took "
+              f"{tail[:top].sum() / cpu.sum():.1%} of it")
     print(f"the {min(ns.slowest, done)} slowest classes (CPU s, wall s, nodes, root bound):")
     for c in order[:ns.slowest]:
         print(f"  {c['class']}  {c['cpu']:8.1f}  {c['seconds']:8.1f}  {c['nodes']:>13,}  {c['root_bound']:>7,}")
+    arenas = [c for c in classes.values() if "arena_mb" in c]
+    if arenas:  # recorded per class since issue 69 (the pinned 735a405 shard has none)
+        high = max(arenas, key=lambda c: c["worker_peak_mb"])
+        big = max(arenas, key=lambda c: c["arena_mb"])
+        print(f"per class ({len(arenas):,} recorded): largest tree arena {big['arena_mb']:,.0f} MB "
+              f"({big['class']}); workers' high-water mark {high['worker_peak_mb']:,.0f} MB, first after "
+              f"{high['class']}")
+        peak = max(peak, high["worker_peak_mb"])
     if peak:
-        print(f"workers' peak memory: {peak:,.0f} MB (first reached with {peak_at} classes done); "
+        print(f"workers' peak memory: {peak:,.0f} MB (first reached with {peak_at or '?'} classes done); "
               f"every class {'stayed under' if peak < 1000 else 'did NOT all stay under'} 1 GB")
     else:
         print("workers' peak memory: not in this run file's progress records")
     boards = sorted({(b, s) for c in classes.values() for b, s in c.get("boards", [])}, key=lambda x: -x[1])
-    print(f"boards >= {setup['min_score']}: {len(boards)}" + "".join(f"\n  {b} {s}" for b, s in boards))
+    more = f"\n  and {len(boards) - 40:,} more" if len(boards) > 40 else ""
+    listed = "".join(f"\n  {b} {s}" for b, s in boards[:40])
+    print(f"boards >= {setup['min_score']}: {len(boards):,}{listed}{more}")
 
     if ns.plan_shard is not None:
         so_far = "" if done == total else " (so far)"
-        print(f"against plan's per-shard figure {ns.plan_shard:.2f} CPU-h: {cpu.sum() / 3600 / ns.plan_shard:.2f}x{so_far}")
-    if done < total:
+        print(f"against plan's per-shard figure {ns.plan_shard:.2f} CPU-h: "
+              f"{cpu.sum() / 3600 / ns.plan_shard:.2f}x{so_far}")
+    if not total:
+        print("whole proof: not estimated (the file gives no class total: no progress or finish record)")
+    elif done < total:
         print("whole proof: not estimated until the shard is finished (its classes run biggest first)")
     elif n_shards:
         population = int(n_shards) * total  # shards differ by at most one class
@@ -151,11 +168,12 @@ def main(argv: list[str] | None = None) -> int:
                   f"{(hours - est / 3600) / both:+.1f} standard errors" if both else "")
     if ns.tsv is not None:
         with ns.tsv.open("x", encoding="utf-8") as out:
-            out.write("class\tcpu_s\twall_s\tnodes\troot_bound\tcandidates\tboards\n")
+            out.write("class\tcpu_s\twall_s\tnodes\troot_bound\tcandidates\tarena_mb\tworker_peak_mb\tboards\n")
             for c in sorted(classes.values(), key=lambda c: c["class"]):
                 found = " ".join(f"{b}:{s}" for b, s in c.get("boards", []))
                 out.write(f"{c['class']}\t{c['cpu']:.2f}\t{c['seconds']:.2f}\t{c['nodes']}\t"
-                          f"{c['root_bound']}\t{c.get('candidates', 0)}\t{found}\n")
+                          f"{c['root_bound']}\t{c.get('candidates', 0)}\t{c.get('arena_mb', '')}\t"
+                          f"{c.get('worker_peak_mb', '')}\t{found}\n")
         print(f"wrote {ns.tsv}")
     return 0
 

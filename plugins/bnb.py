@@ -413,6 +413,10 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                             / len(solved), 4
                         ),
                         "cpu": round(result.cpu / len(solved), 4),
+                        # memory: the task's tree arena at its peak, and its
+                        # worker's high-water mark once it was done (which
+                        # bounds the class's own peak: issue 69)
+                        "arena_mb": round(result.arena_mb, 1), "worker_peak_mb": round(result.peak_mb, 1),
                     })
                     stats.found.update(b for b, _ in boards)
                     for board, score in boards:
@@ -628,7 +632,7 @@ def _resumed_classes(
 
 def _same_record(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Two records of one class or piece that say the same (its timing may differ)."""
-    skip = {"seconds", "cpu", "nodes", "candidates"}
+    skip = {"seconds", "cpu", "nodes", "candidates", "arena_mb", "worker_peak_mb"}
     return {k: v for k, v in a.items() if k not in skip} == {k: v for k, v in b.items() if k not in skip}
 
 

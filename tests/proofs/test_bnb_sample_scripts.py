@@ -3,9 +3,11 @@ a process, resumed without timing a class twice, and the estimate's figures."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -84,3 +86,30 @@ def test_cpp_anchor_table(tmp_path: Path) -> None:
     rows = [line.split("\t") for line in written.read_text().splitlines() if not line.startswith("#")]
     assert rows == [["ab c d e", "2.00", "1.000"], ["f g h i", "", "2.500", "C++ stopped at 10 s CPU"],
                     ["j k l m", "1.00", "1.000"]]
+
+
+def test_shard_report(tmp_path: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    """benchmarks/shard_report.py on a finished shard of a 2x3 proof: every
+    class counted, per-class memory read from the records, the boards, the
+    whole proof's estimate from the stride sample, and the class table."""
+    out = tmp_path / "s1.jsonl"
+    done = run_cli("run", "--searcher", "bnb", "--size", "2x3", "--min-score", "110", "--shard", "1/4",
+                   "--jobs", "1", "--progress", "none", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    recs = [json.loads(line)["record"] for line in out.read_text().splitlines()
+            if json.loads(line).get("type") == "checkpoint" and "class" in json.loads(line)["record"]]
+    assert recs and all(r["arena_mb"] >= 0 and r["worker_peak_mb"] > 0 for r in recs)
+    boards = {b for r in recs for b, _ in r["boards"]}
+    table = tmp_path / "classes.tsv"
+    report = script("shard_report.py", str(out), "--tsv", str(table), "--against", "a guess=1.0±0.5", cwd=tmp_path)
+    assert report.returncode == 0, report.stderr
+    text = report.stdout
+    assert f"shard: 1/4; classes recorded {len(recs):,} of {len(recs):,}\n" in text, text
+    assert f"boards >= 110: {len(boards):,}" in text
+    assert "every class stayed under 1 GB" in text and f"per class ({len(recs):,} recorded)" in text
+    assert "whole proof (4 shards" in text and "against a guess 1 ± 0" in text
+    rows = table.read_text().splitlines()
+    assert rows[0].startswith("class\tcpu_s") and len(rows) == len(recs) + 1
+    # the table is never written over
+    again = script("shard_report.py", str(out), "--tsv", str(table), cwd=tmp_path)
+    assert again.returncode != 0 and len(table.read_text().splitlines()) == len(recs) + 1
