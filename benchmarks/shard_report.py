@@ -2,7 +2,7 @@
 for the whole proof (issue 69: the first hundredth of the 4x4 proof).
 
     python benchmarks/shard_report.py RUNFILE [--tsv OUT] [--slowest K]
-        [--against LABEL=HOURS±SE ...] [--plan-shard HOURS]
+        [--against LABEL=HOURS±SE ...] [--plan-shard HOURS] [--known FILE]
 
 RUNFILE is a bnb run of one shard (``--shard K/N``), finished or not,
 ``.jsonl`` or ``.jsonl.gz``. Printed:
@@ -22,7 +22,12 @@ RUNFILE is a bnb run of one shard (``--shard K/N``), finished or not,
   slowest class, to show how much one class moves it;
 - ``--against``: earlier estimates of the whole proof, each as its ratio to
   this one and its distance in standard errors (both errors combined);
-- ``--plan-shard``: plan's per-shard figure, against the shard's CPU.
+- ``--plan-shard``: plan's per-shard figure, against the shard's CPU;
+- ``--known FILE``: published boards (``board: score`` or ``board score`` a
+  line, as the research line's ``results/best-boards-*.txt``): those at or
+  above the min score, each with its class and the shard that holds it;
+  every one in this shard must be among its boards, and every board the
+  shard lists is named as published or not.
 
 An unfinished shard's classes are the biggest first (bnb's cost order),
 so its mean overstates the rest: the estimate is printed only when the
@@ -64,6 +69,51 @@ def estimate(cpu: np.ndarray, population: int) -> tuple[float, float]:
     return population * float(cpu.mean()), population * float(cpu.std(ddof=1)) / math.sqrt(n) * fpc
 
 
+def known_boards(path: Path) -> list[tuple[str, int]]:
+    pairs = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        parts = line.replace(":", " ").split()
+        if len(parts) == 2 and parts[1].isdigit():
+            pairs.append((parts[0], int(parts[1])))
+    return pairs
+
+
+def check_known(known: list[tuple[str, int]], setup: dict[str, Any], shard: str,
+                listed: list[tuple[str, int]]) -> bool:
+    """Print where each published board at or above the min score lies, and
+    whether this shard lists the ones in it; False if one is missing."""
+    from boggle_opt.boards import size_geometry
+    from boggle_opt.proofs.board_classes import ClassSpace, class_name
+    from boggle_opt.proofs.class_records import canonical_class
+    from boggle_opt.proofs.class_tasks import label_buckets
+
+    geometry = size_geometry(setup["size"])
+    buckets = label_buckets(setup["buckets"], geometry)
+    space = ClassSpace(geometry, [len(b) for b in buckets])
+    place = {cls: i for i, cls in enumerate(space.iterate(shuffled=False))}
+    k, _, n = shard.partition("/")
+    ours = {geometry.canonical(b): s for b, s in listed}
+    ok = True
+    wanted = [(b, s) for b, s in known if s >= int(setup["min_score"])]
+    print(f"published boards >= {setup['min_score']}: {len(wanted)}")
+    for board, score in wanted:
+        cls = canonical_class(tuple(next(i for i, bucket in enumerate(cell) if board[c] in bucket)
+                                    for c, cell in enumerate(buckets)), geometry)
+        home = place[cls] % int(n) + 1 if n else 0
+        here = home == int(k) if n else True
+        mark = ""
+        if here:
+            found = ours.get(geometry.canonical(board))
+            ok = ok and found == score
+            mark = "  <- this shard: " + ("listed" if found == score else f"NOT LISTED (the shard has {found})")
+        print(f"  {board} {score}  class {class_name(cls)}, shard {home}/{n}{mark}")
+    published = {geometry.canonical(b) for b, _ in wanted}
+    for board, score in listed:
+        if geometry.canonical(board) not in published:
+            print(f"  listed by this shard and not published: {board} {score}")
+    return ok
+
+
 def parse_against(text: str) -> tuple[str, float, float]:
     label, _, figure = text.rpartition("=")
     hours, _, se = figure.replace("+-", "±").partition("±")
@@ -77,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--slowest", type=int, default=10)
     ap.add_argument("--against", action="append", default=[], metavar="LABEL=HOURS±SE")
     ap.add_argument("--plan-shard", type=float, metavar="HOURS")
+    ap.add_argument("--known", type=Path, metavar="FILE")
     ns = ap.parse_args(argv)
 
     start: dict[str, Any] = {}
@@ -92,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
             if rec.get("setup"):
                 setup = rec
             elif "class" in rec:
-                classes[rec["class"]] = rec
+                # older files' records have the worker's wall seconds only
+                classes[rec["class"]] = {**rec, "cpu": rec.get("cpu", rec.get("seconds", 0.0))}
         elif kind == "finish" and isinstance(r.get("proof"), dict):
             total = int(r["proof"].get("classes_total", total))
         elif kind == "progress":
@@ -146,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     more = f"\n  and {len(boards) - 40:,} more" if len(boards) > 40 else ""
     listed = "".join(f"\n  {b} {s}" for b, s in boards[:40])
     print(f"boards >= {setup['min_score']}: {len(boards):,}{listed}{more}")
+    known_ok = check_known(known_boards(ns.known), setup, shard, boards) if ns.known else True
 
     if ns.plan_shard is not None:
         so_far = "" if done == total else " (so far)"
@@ -175,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
                           f"{c['root_bound']}\t{c.get('candidates', 0)}\t{c.get('arena_mb', '')}\t"
                           f"{c.get('worker_peak_mb', '')}\t{found}\n")
         print(f"wrote {ns.tsv}")
-    return 0
+    return 0 if known_ok else 2
 
 
 if __name__ == "__main__":

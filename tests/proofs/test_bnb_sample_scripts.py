@@ -113,3 +113,15 @@ def test_shard_report(tmp_path: Path, run_cli: Callable[..., subprocess.Complete
     # the table is never written over
     again = script("shard_report.py", str(out), "--tsv", str(table), cwd=tmp_path)
     assert again.returncode != 0 and len(table.read_text().splitlines()) == len(recs) + 1
+
+    # published boards: each placed in its class and shard; one this shard
+    # lists is found, one it does not list (a score it does not have) is named
+    board, score = next((b, s) for r in recs for b, s in r["boards"])
+    known = tmp_path / "known.txt"
+    known.write_text(f"{board}: {score}\n")
+    placed = script("shard_report.py", str(out), "--known", str(known), cwd=tmp_path)
+    assert placed.returncode == 0 and f"{board} {score}  class " in placed.stdout, placed.stdout
+    assert "shard 1/4  <- this shard: listed" in placed.stdout
+    known.write_text(f"{board}: {score + 1}\n")
+    missing = script("shard_report.py", str(out), "--known", str(known), cwd=tmp_path)
+    assert missing.returncode == 2 and f"NOT LISTED (the shard has {score})" in missing.stdout, missing.stdout
