@@ -134,10 +134,16 @@ def main(argv: list[str] | None = None) -> int:
     setup: dict[str, Any] = {}
     classes: dict[str, dict[str, Any]] = {}
     peak, peak_at, total = 0.0, "", 0
+    # segments: (wall seconds at its last record, how it ended) for each start
+    segments: list[tuple[float, str]] = []
     for r in records(ns.runfile):
         kind = r.get("type")
-        if kind == "start" and not start:
-            start = r["settings"]
+        if segments and kind != "start":
+            ended = str(r.get("stop_reason") or "finished") if kind == "finish" else segments[-1][1]
+            segments[-1] = (float(r.get("elapsed", segments[-1][0])), ended)
+        if kind == "start":
+            start = start or r["settings"]
+            segments.append((0.0, "with no finish record (killed, or running)"))
         elif kind == "checkpoint":
             rec = r["record"]
             if rec.get("setup"):
@@ -166,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
           f"kernel {(start.get('fingerprint') or {}).get('kernel', '?')}")
     print(f"shard: {shard or 'none (a whole proof)'}; classes recorded {done:,} of {total:,}"
           f"{'' if done == total else ' (not finished)'}")
+    ends = ", ".join(f"{w / 3600:.1f} h {how}" for w, how in segments)
+    print(f"segments: {len(segments)} ({sum(w for w, _ in segments) / 3600:.1f} h wall in all): {ends}")
     if not done:
         return 0
     order = sorted(classes.values(), key=lambda c: -c["cpu"])

@@ -19,6 +19,8 @@ RESULTS = Path(__file__).resolve().parents[2] / "results"
 FOLDERS = sorted(p for p in RESULTS.glob("*/") if p.is_dir()) if RESULTS.is_dir() else []
 #: results/ stays small (issue 44: about 5 MB in all)
 MAX_BYTES = 5_000_000
+#: verify's exit status for some of a proof's shards, all they hold verified
+PARTIAL = 4
 
 
 def test_results_are_small() -> None:
@@ -65,11 +67,20 @@ def test_each_folder_verifies_as_one_proof(
     files = sorted(folder.glob("*.jsonl.gz"))
     assert files, f"{folder.name} holds no run file"
     result = run_cli("verify", "--recheck", "0", "--budget", "4", *map(str, files))
-    assert result.returncode == 0, result.stdout + result.stderr
     summary = " ".join(result.stdout.split())
+    readme = " ".join((folder / "README.md").read_text(encoding="utf-8").split())
+    if "Result (not a proof):" in readme:
+        # some shards of a proof (results/4x4-standard-enable2k, the first
+        # hundredth): verified as what they are, with the partial status
+        assert result.returncode == PARTIAL, result.stdout + result.stderr
+        stated = re.search(r"Result \(not a proof\): `([^`]+)`", readme)
+        assert stated, "the README states no result"
+        assert summary.startswith(stated[1]), summary
+        assert "; not a proof: " in stated[1]
+        return
+    assert result.returncode == 0, result.stdout + result.stderr
     assert summary.startswith("verified:"), summary
     # the folder's README states the best board and the count that verify proves
-    readme = " ".join((folder / "README.md").read_text(encoding="utf-8").split())
     stated = re.search(r"Result: (\w+) \(([\d,]+)\) is the best", readme)
     assert stated, "the README states no result"
     assert f"proved: {stated[1]} ({stated[2]}) is the best" in summary, summary
