@@ -50,7 +50,7 @@ from boggle_opt.proofs.class_records import RecordChecker
 from boggle_opt.proofs.shards import parse_shard, shard_classes
 from boggle_opt.proofs.switch import DEFAULT_SWITCH, SWITCH_RATIOS
 from boggle_opt.proofs.class_tasks import (
-    ClassContext, ClassResult, ClassTask, Ledger, TrieTiles, tasks_left,
+    ClassContext, ClassResult, ClassTask, Ledger, TrieTiles, parse_class_name, tasks_left,
 )
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.tree import cell_order
@@ -322,7 +322,10 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             unfinished = [c for c in classes if class_name(c) not in finished]
             costs = dict(zip(unfinished, model.costs(unfinished)))
             fresh = sorted((c for c in costs if class_name(c) not in partial), key=lambda c: -costs[c])
-            stats = _Stats(total, len(finished), sum(costs.values()), source, Calibration(list(costs.values())))
+            calibration = Calibration(list(costs.values()))
+            earlier = _earlier_seconds(problem.resumed, finished)
+            calibration.prime(model.costs([parse_class_name(n) for n in earlier]), list(earlier.values()))
+            stats = _Stats(total, len(finished), sum(costs.values()), source, calibration)
         else:
             costs = {}
             fresh = (c for c in (mine if mine is not None else space.iterate(shuffled=True))
@@ -568,6 +571,19 @@ def _resumed_setup(
                     "checks it)")
             return rec
     return None
+
+
+def _earlier_seconds(records: tuple[Mapping[str, Any], ...], finished: set[str]) -> dict[str, float]:
+    """The recorded seconds of each class an earlier segment finished whole
+    (records ``_resumed_classes`` has checked; a split class's pieces are left
+    out: their seconds are shares of tasks)."""
+    out: dict[str, float] = {}
+    for rec in records:
+        name, seconds = rec.get("class"), rec.get("seconds")
+        if (rec.get("kind") == RECORD_KIND and isinstance(name, str) and name in finished and "part" not in rec
+                and isinstance(seconds, (int, float)) and not isinstance(seconds, bool)):
+            out[name] = float(seconds)
+    return out
 
 
 def _resumed_classes(

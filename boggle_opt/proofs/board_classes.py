@@ -463,6 +463,10 @@ class CostModel:
 
 #: classes finished before the cost model's exponent is fitted to their times
 FIT_AFTER = 30
+#: in a resumed run whose earlier classes make up FIT_AFTER: the classes this
+#: segment finishes before its time left is shown (its workers' first classes
+#: are still in flight when the first one ends)
+PRIMED_AFTER = 5
 
 
 class Calibration:
@@ -486,6 +490,19 @@ class Calibration:
         self._todo_sum = 0.0
         self._done_sum = 0.0
         self._summed = 0
+        # classes an earlier segment of a resumed run finished: they fit b only
+        self.earlier_costs: list[float] = []
+        self.earlier_seconds: list[float] = []
+
+    def prime(self, costs: Sequence[float], seconds: Sequence[float]) -> None:
+        """The classes earlier segments finished (a resumed run), with their
+        recorded seconds: the exponent is fitted to them from the start, so
+        a resumed proof shows its time left after a few classes, not after
+        FIT_AFTER more. The time left still scales this segment's elapsed
+        time by the classes this segment finished: elapsed time is not kept
+        across segments, and the machine may be another."""
+        self.earlier_costs = [float(c) for c in costs]
+        self.earlier_seconds = [float(x) for x in seconds]
 
     def add(self, cost: float, seconds: float) -> None:
         """A class of this cost finished, having taken ``seconds`` of work."""
@@ -494,17 +511,19 @@ class Calibration:
 
     @property
     def fitted(self) -> bool:
-        """Whether enough classes are done for the exponent to be fitted."""
-        return len(self.costs) >= FIT_AFTER
+        """Whether enough classes are done for the exponent to be fitted (and,
+        in a resumed run, enough of them in this segment to time it)."""
+        here = len(self.costs)
+        return here >= FIT_AFTER or (here >= PRIMED_AFTER and here + len(self.earlier_costs) >= FIT_AFTER)
 
     def fit(self) -> float:
         """The exponent b, refitted as classes finish (1 until there are enough,
         or while their costs are all alike), kept within [0.5, 4]."""
-        n = len(self.costs)
+        n = len(self.costs) + len(self.earlier_costs)
         if n >= FIT_AFTER and n >= self._fitted_at * 1.1:
             self._fitted_at = n
-            c = np.log(np.maximum(np.asarray(self.costs), 1e-9))
-            s = np.log(np.maximum(np.asarray(self.seconds), 1e-4))
+            c = np.log(np.maximum(np.asarray(self.earlier_costs + self.costs), 1e-9))
+            s = np.log(np.maximum(np.asarray(self.earlier_seconds + self.seconds), 1e-4))
             if float(np.std(c)) > 1e-3:
                 slope = float(np.polyfit(c, s, 1)[0])
                 self.exponent = min(4.0, max(0.5, slope))

@@ -209,3 +209,32 @@ def test_calibration_kept_sums_match_the_formula() -> None:
         expect = elapsed * (sum(x ** b for x in costs) - done) / done
         assert left is not None and abs(left - expect) <= 1e-6 * max(expect, 1.0)
     assert len(exponents) > 3  # refitted along the way
+
+
+def test_calibration_of_a_resumed_run_fits_from_its_earlier_classes() -> None:
+    """A resumed run's earlier classes fit the exponent at once: its time left
+    comes after PRIMED_AFTER classes of the new segment, not FIT_AFTER, and
+    it scales only the new segment's elapsed time by the new segment's
+    classes (the earlier segments' time is not in ``elapsed``)."""
+    from boggle_opt.proofs.board_classes import FIT_AFTER, PRIMED_AFTER, Calibration
+
+    rng = random.Random(9)
+    costs = sorted((rng.uniform(1e5, 4e6) for _ in range(1000)), reverse=True)
+    seconds = [3e-15 * c ** 2.5 * rng.uniform(0.8, 1.25) for c in costs]
+    before = 200  # finished by earlier segments
+    cal = Calibration(costs[before:])
+    cal.prime(costs[:before], seconds[:before])
+    assert not cal.fitted and cal.time_left(1.0) is None
+    for i in range(before, before + PRIMED_AFTER):
+        cal.add(costs[i], seconds[i])
+    assert PRIMED_AFTER < FIT_AFTER and cal.fitted
+    assert 2.2 < cal.fit() < 2.8  # from the earlier classes
+    elapsed = sum(seconds[before:before + PRIMED_AFTER])
+    left = cal.time_left(elapsed)
+    actual = sum(seconds[before + PRIMED_AFTER:])
+    assert left is not None and abs(left - actual) < 0.25 * actual
+    # a fresh run with as few classes done is not fitted yet
+    fresh = Calibration(costs)
+    for i in range(PRIMED_AFTER):
+        fresh.add(costs[i], seconds[i])
+    assert not fresh.fitted
