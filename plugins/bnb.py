@@ -15,6 +15,7 @@ and boards), so a resumed run skips it and ends with the same boards.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import time
 import uuid
@@ -580,8 +581,10 @@ def _earlier_seconds(records: tuple[Mapping[str, Any], ...], finished: set[str])
     out: dict[str, float] = {}
     for rec in records:
         name, seconds = rec.get("class"), rec.get("seconds")
+        # a figure no check covers: only a finite one >= 0 (JSON reads NaN) is used
         if (rec.get("kind") == RECORD_KIND and isinstance(name, str) and name in finished and "part" not in rec
-                and isinstance(seconds, (int, float)) and not isinstance(seconds, bool)):
+                and isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+                and math.isfinite(seconds) and seconds >= 0):
             out[name] = float(seconds)
     return out
 

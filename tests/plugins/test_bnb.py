@@ -350,3 +350,17 @@ def test_cli_4x4_default_goes_biggest_first(tmp_path: Path, cli_env: dict[str, s
     classes = list(space.iterate(shuffled=False))
     costs = dict(zip(map(class_name, classes), model.costs(classes)))
     assert [costs[c] for c in done] == sorted(costs.values(), reverse=True)[: len(done)]
+
+
+def test_a_resume_fits_its_time_left_only_to_sound_timing_figures() -> None:
+    """A class record's seconds are a figure no check covers: the resumed
+    time left (Calibration.prime) takes only finite ones >= 0 (JSON reads
+    NaN and Infinity), and never a split class's pieces (shares of tasks)."""
+    from boggle_opt.plugins.bnb import RECORD_KIND, _earlier_seconds
+
+    def rec(name: str, seconds: Any, **more: Any) -> dict[str, Any]:
+        return {"kind": RECORD_KIND, "class": name, "seconds": seconds, **more}
+
+    records = (rec("a", 1.5), rec("b", float("nan")), rec("c", float("inf")), rec("d", -1.0), rec("e", "2"),
+               rec("f", True), rec("g", 3, part="x"), rec("h", 4.0), {"kind": "other", "class": "i", "seconds": 1})
+    assert _earlier_seconds(records, {"a", "b", "c", "d", "e", "f", "g", "i"}) == {"a": 1.5}
