@@ -17,7 +17,7 @@ RUNFILE is a bnb run of one shard (``--shard K/N``), finished or not,
 - every board at or above the min score;
 - the whole proof's CPU estimated from the shard: the shard's classes are
   every N-th class (a stride sample, chosen by nothing but position), so
-  total = classes x mean class CPU, with the standard error of a sample of
+  total = the proof's classes x mean class CPU, with the standard error of a sample of
   that size (finite population corrected), and the same without the
   slowest class, to show how much one class moves it;
 - ``--against``: earlier estimates of the whole proof, each as its ratio to
@@ -39,8 +39,6 @@ high-water mark after it (where the records hold them), boards.
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import math
 import sys
 from collections.abc import Iterator
@@ -51,22 +49,33 @@ import numpy as np
 
 
 def records(path: Path) -> Iterator[dict[str, Any]]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        for line in handle:
-            line = line.strip()
-            if line:
-                try:
-                    yield json.loads(line)
-                except json.JSONDecodeError:
-                    continue  # a torn last line of a killed run: resume cuts it
+    """The run file's records, read and checked as every command reads them
+    (gzip by content; a torn last line of a killed run is left out, as
+    resume cuts it)."""
+    from boggle_opt.runs.records import read_numbered
+
+    for _, record in read_numbered(str(path)):
+        yield record
 
 
 def estimate(cpu: np.ndarray, population: int) -> tuple[float, float]:
-    """The population's total CPU and its standard error, from a sample."""
-    n = len(cpu)
-    fpc = math.sqrt(max(0.0, 1 - n / population))
-    return population * float(cpu.mean()), population * float(cpu.std(ddof=1)) / math.sqrt(n) * fpc
+    """The population's total CPU and its standard error, from a sample: plan's
+    estimator with one stratum (finite population corrected)."""
+    from boggle_opt.proofs.estimate import scale_up
+
+    scaled = scale_up([float(c) for c in cpu], [0] * len(cpu), [population])
+    return scaled.total, scaled.error
+
+
+def class_space(setup: dict[str, Any]) -> tuple[Any, list[list[str]], Any]:
+    """The proof's geometry, its cells' buckets and its class space, from its setup record."""
+    from boggle_opt.boards import size_geometry
+    from boggle_opt.proofs.board_classes import ClassSpace
+    from boggle_opt.proofs.class_tasks import label_buckets
+
+    geometry = size_geometry(setup["size"])
+    buckets = label_buckets(setup["buckets"], geometry)
+    return geometry, buckets, ClassSpace(geometry, [len(b) for b in buckets])
 
 
 def known_boards(path: Path) -> list[tuple[str, int]]:
@@ -82,14 +91,10 @@ def check_known(known: list[tuple[str, int]], setup: dict[str, Any], shard: str,
                 listed: list[tuple[str, int]]) -> bool:
     """Print where each published board at or above the min score lies, and
     whether this shard lists the ones in it; False if one is missing."""
-    from boggle_opt.boards import size_geometry
-    from boggle_opt.proofs.board_classes import ClassSpace, class_name
+    from boggle_opt.proofs.board_classes import class_name
     from boggle_opt.proofs.class_records import canonical_class
-    from boggle_opt.proofs.class_tasks import label_buckets
 
-    geometry = size_geometry(setup["size"])
-    buckets = label_buckets(setup["buckets"], geometry)
-    space = ClassSpace(geometry, [len(b) for b in buckets])
+    geometry, buckets, space = class_space(setup)
     place = {cls: i for i, cls in enumerate(space.iterate(shuffled=False))}
     k, _, n = shard.partition("/")
     ours = {geometry.canonical(b): s for b, s in listed}
@@ -217,10 +222,13 @@ def main(argv: list[str] | None = None) -> int:
     elif done < total:
         print("whole proof: not estimated until the shard is finished (its classes run biggest first)")
     elif n_shards:
-        population = int(n_shards) * total  # shards differ by at most one class
+        from boggle_opt.proofs.board_classes import count_classes
+
+        geometry, buckets, _ = class_space(setup)
+        population = count_classes(geometry, [len(b) for b in buckets])  # the proof's classes, all shards
         est, se = estimate(cpu, population)
         rest, rest_se = estimate(np.sort(cpu)[:-1], population)
-        print(f"whole proof ({n_shards} shards, about {population:,} classes), from this stride sample: "
+        print(f"whole proof ({n_shards} shards, {population:,} classes), from this stride sample: "
               f"{est / 3600:,.0f} ± {se / 3600:,.0f} CPU-hours ({se / est:.1%}); "
               f"without its slowest class {rest / 3600:,.0f} ± {rest_se / 3600:,.0f}")
         for label, hours, other_se in map(parse_against, ns.against):

@@ -10,6 +10,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from boggle_opt.boards import size_geometry
+from boggle_opt.proofs.board_classes import count_classes
+from boggle_opt.proofs.class_tasks import label_buckets
+
 REPO = Path(__file__).resolve().parent.parent.parent
 BENCH = REPO / "benchmarks"
 
@@ -107,9 +111,23 @@ def test_shard_report(tmp_path: Path, run_cli: Callable[..., subprocess.Complete
     assert f"shard: 1/4; classes recorded {len(recs):,} of {len(recs):,}\n" in text, text
     assert f"boards >= 110: {len(boards):,}" in text
     assert "every class stayed under 1 GB" in text and f"per class ({len(recs):,} recorded)" in text
-    assert "whole proof (4 shards" in text and "against a guess 1 ± 0" in text
+    # the estimate: the proof's classes (all shards) x this shard's mean class CPU
+    setup = next(json.loads(line)["record"] for line in out.read_text().splitlines()
+                 if json.loads(line).get("type") == "checkpoint" and json.loads(line)["record"].get("setup"))
+    geometry = size_geometry("2x3")
+    population = count_classes(geometry, [len(b) for b in label_buckets(setup["buckets"], geometry)])
+    hours = population * sum(r["cpu"] for r in recs) / len(recs) / 3600
+    assert f"whole proof (4 shards, {population:,} classes), from this stride sample: {hours:,.0f} ± " in text, text
+    assert "against a guess 1 ± 0" in text
     rows = table.read_text().splitlines()
     assert rows[0].startswith("class\tcpu_s") and len(rows) == len(recs) + 1
+    # a torn last line (a killed run) is left out, as resume leaves it
+    torn = tmp_path / "torn.jsonl"
+    torn.write_text(out.read_text() + '{"type": "checkpoint", "elap')
+    cut = script("shard_report.py", str(torn), cwd=tmp_path)
+    assert cut.returncode == 0, cut.stderr
+    same = [line for line in text.splitlines() if line.startswith(("shard:", "class CPU:", "whole proof"))]
+    assert len(same) == 3 and all(line in cut.stdout.splitlines() for line in same), cut.stdout
     # the table is never written over
     again = script("shard_report.py", str(out), "--tsv", str(table), cwd=tmp_path)
     assert again.returncode != 0 and len(table.read_text().splitlines()) == len(recs) + 1
