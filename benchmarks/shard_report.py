@@ -51,10 +51,14 @@ import numpy as np
 def records(path: Path) -> Iterator[dict[str, Any]]:
     """The run file's records, read and checked as every command reads them
     (gzip by content; a torn last line of a killed run is left out, as
-    resume cuts it)."""
-    from boggle_opt.runs.records import read_numbered
+    resume cuts it). A file that is not one exits with its one-line error."""
+    from boggle_opt.runs.records import RunFileError, read_numbered
 
-    for _, record in read_numbered(str(path)):
+    try:
+        numbered = read_numbered(str(path))
+    except RunFileError as exc:
+        sys.exit(f"shard_report: {exc}")
+    for _, record in numbered:
         yield record
 
 
