@@ -17,7 +17,8 @@ word and a dice set, and every board it reports must meet them; any other
 must refuse constraints with a one-line error.
 
 ``LanguageConformance`` checks a language plugin the same way (its tiles,
-and that ``spell`` gives words in their letters).
+that ``spell`` gives words in their letters, and that branch and bound's
+boards in its alphabet are brute force's: ``kernel_against_brute_force``).
 """
 
 from __future__ import annotations
@@ -308,6 +309,11 @@ class LanguageConformance:
         board = "".join(t.symbol for t in alphabet.tiles)
         assert alphabet.read(alphabet.write(board)) == board
 
+    def test_kernel_finds_what_brute_force_finds(self) -> None:
+        # a proof in the language is right: branch and bound against every
+        # board of random small classes, words spelled in the tiles
+        assert kernel_against_brute_force(self.language) > 0
+
     def test_dice_sets_fit(self) -> None:
         # the dice sets it names are registered (its plugin or another's),
         # each die six faces, every face one of its tiles
@@ -321,3 +327,68 @@ class LanguageConformance:
             assert dice.n in (9, 12, 16, 25, 36), f"{name}: {dice.n} dice fit no square board"
             assert all(len(die) == 6 for die in dice.dice), name
             dice.check_tiles(self.language.alphabet.symbols, self.language.name)
+
+
+def kernel_against_brute_force(language: Language, seed: int = 1, classes: int = 12) -> int:
+    """Solve random small classes (2x2, 2x3, 3x3 with few tiles a cell) of
+    ``language`` with the branch-and-bound kernel and with brute force (every
+    board of the class scored by the scorer), on a made-up word list of the
+    language's own tiles, its multi-letter ones first; assert both list the
+    same boards at or above each min score. Returns the boards compared.
+
+    The words are longer than the boards have cells where multi-letter
+    tiles let them fit (``blije`` is b-l-[ij]-e on 2x2): the case the
+    kernel once scored as 0."""
+    import itertools
+    import random
+
+    from .core.geometry import Geometry
+    from .dictionary.rules import ScoringRule
+    from .proofs.class_tasks import ClassContext, ClassTask, TrieTiles
+    from .proofs.switch import DEFAULT_SWITCH
+
+    rng = random.Random(seed)
+    alphabet = language.alphabet
+    multi = [t for t in alphabet.tiles if len(t.letters) > 1]
+    singles = [t for t in alphabet.tiles if len(t.letters) == 1]
+    # the letters of the multi-letter tiles as tiles of their own too, so that
+    # a word is spelled several ways; then common letters to fill
+    wanted = {ch for t in multi for ch in t.letters} | set("aesnrt")
+    chosen = multi[:3] + [t for t in singles if t.letters in wanted][:6]
+    chosen += [t for t in singles if t not in chosen][: max(0, 7 - len(chosen))]
+    words: set[str] = set()
+    while len(words) < 80:
+        word = "".join(rng.choice(chosen).letters for _ in range(rng.randint(2, 7)))
+        if language.spell(word) == word:
+            words.add(word)
+    rule = load_plugins().rules.get("standard")
+    assert isinstance(rule, ScoringRule)
+    d = Dictionary(f"made-up-{language.name}", sorted(words), rule, language=language)
+    symbols = alphabet.symbols
+    pool = [t.symbol for t in chosen]
+    compared = 0
+    for cols, rows, most in ((2, 2, 4), (2, 3, 3), (3, 3, 2)):
+        geometry = Geometry(cols, rows)
+        scorer = d.scorer(geometry)
+        for _ in range(classes):
+            sets = ["".join(sorted(rng.sample(pool, rng.randint(1, most)), key=symbols.index))
+                    for _ in range(geometry.n)]
+            brute: dict[str, int] = {}
+            for cells in itertools.product(*sets):
+                board = "".join(cells)
+                brute[board] = scorer.score(board)
+            scores = sorted(s for s in brute.values() if s > 0)
+            if not scores:
+                continue
+            min_score = scores[rng.randrange(len(scores))]
+            want = sorted((b, s) for b, s in brute.items() if s >= min_score)
+            switch = rng.choice((100, int(DEFAULT_SWITCH * 100), 100_000))
+            context = ClassContext(d.keys, d.points, cols, rows, [[s] for s in sets], min_score,
+                                   switch, 0, tiles=TrieTiles.of(d.trie))
+            got = sorted(context.run(ClassTask((0,) * geometry.n)).boards)
+            assert got == want, (
+                f"{language.name} {geometry.size} class {' '.join(alphabet.write(s) for s in sets)} "
+                f"at {min_score}: the kernel lists {[(alphabet.write(b), s) for b, s in got][:5]}, "
+                f"brute force {[(alphabet.write(b), s) for b, s in want][:5]}")
+            compared += len(want)
+    return compared

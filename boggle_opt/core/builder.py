@@ -237,12 +237,22 @@ class TreeBuilder:
         self.frame = vec[i64]([0] * n)
         repeats = _repeats(trie.nodes)
         depths = _depths(trie.nodes)
+        # A word that tiles spell in several ways is scored at its first way's
+        # node (``Scorer``), which may be too long for the board while a way
+        # through a multi-letter tile fits (``blije`` is b-l-[ij]-e on 2x2):
+        # such a node keeps its points.
+        fits = vec[i64]([0] * len(trie.points))
+        j: i64 = 0
+        while j < len(trie.aliases):
+            if depths[trie.aliases[j]] <= n:
+                fits[trie.aliases[j + 1]] = 1
+            j += 2
         tagged = vec[i64]([0] * len(trie.points))
         for i in range(len(trie.points)):
             # A word of more tiles than the board has cells is on no board of
             # it (a path visits each cell once), so its points are never read:
             # kept as 0, not refused (pow2 gives a 45-letter YAWL word 2**42).
-            pts = trie.points[i] if depths[i] <= n else 0
+            pts = trie.points[i] if depths[i] <= n or fits[i] != 0 else 0
             if pts < 0 or pts >= REPEATS_BIT:
                 raise ValueError("word points must be >= 0 and below 2**40")
             tagged[i] = pts | (REPEATS_BIT if repeats[i] != 0 else 0)

@@ -107,3 +107,10 @@ def test_census_counts_each_reason() -> None:
     assert sum(got.dropped.values()) == got.entries - got.kept
     assert isinstance(FRENCH.spell, Speller)
     assert got.dropped["proper noun (capitalised)"] == 1 and got.dropped["digit"] == 1
+
+
+def test_every_registered_language_runs_the_kit(registries: Registries) -> None:
+    """Each language the registry holds has a conformance class here, so its
+    proofs are checked against brute force (``kernel_against_brute_force``)."""
+    kit = {cls.language.name for cls in LanguageConformance.__subclasses__() if hasattr(cls, "language")}
+    assert set(registries.languages.names()) <= kit

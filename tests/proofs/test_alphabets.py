@@ -382,3 +382,26 @@ def test_dutch_buckets_are_written_with_the_ij_tile(
     r = run_cli("run", "--searcher", "bnb", "--size", "2x3", *words, "--min-score", "4",
                 "-o", "buckets", "[ji]aeiou bcdfgmpqvwxz hklnrsty")
     assert_one_line_error(r, "[ji] is not a tile of dutch")
+
+
+def test_a_word_longer_than_the_board_through_its_multi_letter_tiles_counts(registries: Registries) -> None:
+    """``inerts`` is 6 letters, 4 tiles on 2x2 ([in][er]ts): the proof at 23
+    lists ``[er]st[in]`` (25), and every 2x2 board brute force finds there
+    (the kernel once gave such a word no points: issue 76)."""
+    from boggle_opt.languages.english_dl import ENGLISH_DL
+
+    d = Dictionary("dl-words", ["inerts", "insert", "inters", "sinter", "inert", "inter", "serin", "ers",
+                                "erst", "ins", "ser", "sin", "tin", "tins", "nest", "rent", "stern"],
+                   registries.rules.get("standard"), language=ENGLISH_DL)
+    geometry = Geometry(2, 2)
+    scorer = d.scorer(geometry)
+    tiles = [ENGLISH_DL.alphabet.read(t) for t in ("e", "i", "n", "r", "s", "t", "[er]", "[in]", "[an]")]
+    brute: dict[str, int] = {}
+    for cells in itertools.product(tiles, repeat=4):
+        board = "".join(cells)
+        score = scorer.score(board)
+        if score >= 23:
+            brute[geometry.canonical(board)] = score
+    assert brute[geometry.canonical(ENGLISH_DL.alphabet.read("[er]st[in]"))] == 25
+    boards, _, _ = run_bnb(Problem(d, geometry), min_score=23)
+    assert boards == brute
