@@ -22,7 +22,8 @@ from boggle_opt.dictionary.dictionary import Dictionary
 from boggle_opt.registry.registries import Registries
 from boggle_opt.runs.proof_facts import Hole
 from boggle_opt.runs.verify import verify_runs
-from helpers import records, unwrapped
+from boggle_opt.searching.interface import Problem
+from helpers import records, run_bnb, unwrapped
 
 Cli = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -121,6 +122,18 @@ def test_a_proof_at_min_letters_4_lists_brute_forces_boards_and_verifies(
     forged.write_text(text.replace('"min_letters": 4', '"min_letters": 0', 1), encoding="utf-8")
     with pytest.raises(Hole, match="'min_letters' is not a whole number >= 1"):
         verify_runs([str(forged)], registries, recheck=0, seed=1)
+
+
+@pytest.mark.parametrize(("min_letters", "size", "min_score"), [(1, "2x2", 3), (1, "1x3", 2), (2, "1x3", 2)])
+def test_bnb_finds_brute_forces_boards_with_words_of_one_cell(registries: Registries, min_letters: int,
+                                                              size: str, min_score: int) -> None:
+    """Words of 1 and 2 letters (a, qu: one cell) through the kernel, as brute force counts them."""
+    made_up = ["a", "i", "qu", *WORDS, "quat"]
+    d = Dictionary("made-up", made_up, registries.rules.get("standard"), min_letters=min_letters)
+    want = brute_force(d, size, min_score)
+    assert want
+    boards, _, _ = run_bnb(Problem(d, size_geometry(size)), min_score=min_score)
+    assert boards == want
 
 
 def test_resume_keeps_the_minimum_and_refuses_another(words: Path, tmp_path: Path,
