@@ -1,4 +1,6 @@
-"""Powers of two: 2 ** (length - 3) points, so long words dominate."""
+"""Powers of two: 2 ** (length - 3) points, so long words dominate (and
+words of 1 or 2 letters, which ``--min-letters`` may let in, 1 point as 3
+letters have: a whole number, never a fraction)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from boggle_opt import ScoringRule, hookimpl
 
 
 def _points(word: str) -> int:
-    return 1 << (len(word) - 3)
+    return 1 << max(0, len(word) - 3)
 
 
 POW2 = ScoringRule("pow2", "2^(length-3) points: 1, 2, 4, 8, ...", _points, ("powers-of-two",))

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from .. import defaults
 from .._version import __version__
 from .bound import add_parser as add_bound_parser
-from .args import (IgnoredOption, add_language, add_option_pairs, cache_choice, option_pairs, interval, jobs, positive_int,
+from .args import (IgnoredOption, add_language, add_min_letters, add_option_pairs, cache_choice, option_pairs, interval, jobs, positive_int,
                    scheduler, score, seconds, seed)
 from . import output
 from .dice import add_constraint_options
@@ -32,6 +32,7 @@ from ..boards import grid
 from ..core import COMPILED
 from ..core.alphabet import ENGLISH, Alphabet
 from ..core.errors import BoggleOptError
+from ..dictionary.rules import letters_note
 from ..lazy import MissingExtra
 from ..searching.options import as_dict, describe
 from ..registry.loader import ENV_PLUGINS, FAILED, LOADED, load_plugins, plugin_specs
@@ -58,7 +59,7 @@ PROG = "boggle-opt"
 #: a resumed run takes its own from its file)
 DEFAULT_SEARCHER = "annealing"
 #: the settings a resumed run takes from its file (so they may not be given too)
-RESUMED_SETTINGS = ("searcher", "size", "rule", "wordlist", "language", "seed", "fix", "word", "dice")
+RESUMED_SETTINGS = ("searcher", "size", "rule", "wordlist", "language", "min_letters", "seed", "fix", "word", "dice")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -162,9 +163,9 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
             size=ns.size, rule=ns.rule, wordlist=ns.wordlist, seed=ns.seed, budget=given, jobs=ns.jobs or 1,
             fix=ns.fix, word=ns.word, dice=ns.dice,
             executor=ns.executor, scheduler=ns.scheduler, plugins=plugins, cache=cache, no_limit=ns.no_limit,
-            language=ns.language,
+            language=ns.language, min_letters=ns.min_letters,
         )
-    clashes = [k for k in RESUMED_SETTINGS if getattr(ns, k) is not None]
+    clashes = [k.replace("_", "-") for k in RESUMED_SETTINGS if getattr(ns, k) is not None]
     if ns.option:
         clashes.append("option")
     if ns.min_score is not None:
@@ -213,7 +214,7 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
             # run before the display starts
             writer = RunFileWriter(path, run.record, run.word_count, resume=ns.resume is not None)
             consumers.append(writer)
-        title = f"{spec.name} · {problem.dictionary.rule.name} · {spec.size} · {problem.dictionary.label}"
+        title = f"{spec.name} · {problem.dictionary.rule_label} · {spec.size} · {problem.dictionary.label}"
         # boards as the results list them: canonical, unless fixed cells keep them as found
         form = (lambda board: board) if spec.constraints.fix else problem.geometry.canonical
         display = make_display(style, title, problem.geometry.grid, sys.stderr, run.word_count,
@@ -316,6 +317,7 @@ def _json_results(
         "searcher": spec.name,
         "options": {k: v for k, v in as_dict(spec.options).items() if v is not None and v != ""},
         "rule": spec.rule,
+        "min_letters": dictionary.rule.min_letters,
         "size": spec.size,
         "wordlist": {"name": dictionary.name, "words": dictionary.n_words},
         **({"language": dictionary.language.name} if spec.language else {}),
@@ -336,7 +338,8 @@ def _json_results(
         # fixed cells keep a board as found; otherwise each in canonical form
         "boards_canonical": not spec.constraints.fix,
         "boards_found": len(ranked),
-        "best": [{"board": dictionary.alphabet.write(b), "score": s, "words": word_count(b)}
+        "best": [{"board": dictionary.alphabet.write(b), "score": s, "words": word_count(b),
+                  "tiles": dictionary.alphabet.cells(b)}
                  for b, s in ranked[:top]],
         "proof": None,
     }
@@ -360,7 +363,8 @@ def _report(
     # options left at None or empty take the searcher's own defaults: not worth a word
     opts = " ".join(f"{k}={_as_shown(v)}" for k, v in as_dict(spec.options).items() if v is not None and v != "")
     out.write(output.comment(
-        f"searcher {spec.name}" + (f" ({opts})" if opts else "") + f"; rule {spec.rule}; "
+        f"searcher {spec.name}" + (f" ({opts})" if opts else "") + f"; rule {spec.rule}"
+        f"{letters_note(spec.min_letters)}; "
         f"word list {wordlist_label}; "
         + (f"language {spec.language}; " if spec.language else "") + f"size {spec.size}; "
         f"seed {spec.seed}; jobs {spec.jobs}"
@@ -430,6 +434,7 @@ def _add_run_parser(sub: Any) -> None:
     run.add_argument("--size", metavar="CxR", help=f"board size CxR (default: {defaults.SIZE})")
     run.add_argument("--wordlist", metavar="NAME|PATH", help="word list name or file (default: embedded)")
     add_language(run)
+    add_min_letters(run)
     run.add_argument("--seed", type=seed, metavar="N", help="random seed (default: a fresh one, shown)")
     run.add_argument(
         "--jobs", type=jobs, metavar="N",

@@ -103,6 +103,15 @@ def add_rule_and_wordlist(parser: argparse.ArgumentParser) -> None:
         "--wordlist", default=defaults.WORDLIST, metavar="NAME|PATH", help="word list name or file (default: embedded)"
     )
     add_language(parser)
+    add_min_letters(parser)
+
+
+def add_min_letters(parser: argparse.ArgumentParser) -> None:
+    """``--min-letters N``: the fewest letters a word has, whatever the rule's own minimum."""
+    parser.add_argument(
+        "--min-letters", type=positive_int, metavar="N",
+        help="words of N letters or more count (default: the rule's own, 3; big: 4); "
+             "shorter words score as the rule's shortest")
 
 
 def add_language(parser: argparse.ArgumentParser) -> None:

@@ -98,7 +98,8 @@ def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     if ns.min_score is not None and ns.min_score < 1:
         raise BoardError(f"--min-score must be >= 1, got {ns.min_score}")
     given = _order(ns.order, geometry.n) if ns.order else None
-    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns), language=ns.language)
+    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns), language=ns.language,
+                                 min_letters=ns.min_letters)
     solver = ClassSolver(dictionary.trie, geometry, given)
     solver.poll = let_signals_in  # Ctrl-C stops a long solve at once
     masks = [letter_mask(s, symbols) for s in sets]
@@ -110,7 +111,7 @@ def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     boards = 1
     for s in sets:
         boards *= len(s)
-    out.write(f"# word list: {dictionary.label}; rule: {dictionary.rule.name}; size {geometry.size}\n")
+    out.write(f"# word list: {dictionary.label}; rule: {dictionary.rule_label}; size {geometry.size}\n")
     out.write(f"class\t{' '.join(sets)}\n")
     out.write(f"boards\t{boards:,}\n")
     out.write(f"cell order\t{','.join(map(str, solver.order))}\n")

@@ -192,7 +192,8 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     if options.shard:
         raise BoggleOptError("plan estimates the whole proof: use --shards N, not -o shard")
     geometry = size_geometry(ns.size)
-    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns), language=ns.language)
+    dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns), language=ns.language,
+                                 min_letters=ns.min_letters)
     label, buckets = searcher.buckets(geometry, dictionary.alphabet)
     shown_label = dictionary.alphabet.write(label)  # [ij], not its private symbol
     space = ClassSpace(geometry, [len(b) for b in buckets])
@@ -204,7 +205,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     min_score, climb_cpu, from_climb = options.min_score, 0.0, False
     given = "" if min_score is None else f"min score {min_score}; "
     # 'min score\n# 1500' and a bucket cut from its letters read badly
-    w.comment(f"plan: bnb {geometry.size}; word list {dictionary.label}; rule {dictionary.rule.name}; "
+    w.comment(f"plan: bnb {geometry.size}; word list {dictionary.label}; rule {dictionary.rule_label}; "
               f"{given}buckets {shown_label}", whole=[f"min score {min_score}", f"buckets {shown_label}",
                                                     dictionary.label])
     w.field("classes", f"{total:,}")
@@ -363,7 +364,8 @@ def _climb(ns: argparse.Namespace, regs: Registries, dictionary: Any, seconds: f
 
     clock = time.process_time()
     found = search("hillclimb", size=ns.size, rule=ns.rule, wordlist=ns.wordlist, dictionary=dictionary,
-                   registries=regs, seconds=seconds, seed=ns.seed, options=CLIMB_OPTIONS)
+                   min_letters=ns.min_letters, registries=regs, seconds=seconds, seed=ns.seed,
+                   options=CLIMB_OPTIONS)
     if found.best_score < 1:
         raise BoggleOptError(f"a {seconds:g} s climb found no board that scores: give --min-score N")
     return found.best_score, time.process_time() - clock
@@ -468,6 +470,7 @@ def _replay(
     with tempfile.TemporaryDirectory(prefix="boggle-opt-plan-") as folder:
         clock = time.process_time()
         search(replay, size=ns.size, rule=ns.rule, wordlist=ns.wordlist, dictionary=dictionary,
+               min_letters=ns.min_letters,
                registries=regs, seed=ns.seed, out=os.path.join(folder, "replay.jsonl"))
         whole = time.process_time() - clock
     replayed = rounds * len(measured)
@@ -615,7 +618,9 @@ def _shards(
                   "the line below in your own script")
     # a language other than the list's own (--language) goes with every shard
     language = [f"LANGUAGE={shlex.quote(ns.language)}"] if ns.language else []
-    w.command([f"SHARDS={n}", f"SIZE={geometry.size}", f"WORDLIST={shlex.quote(wordlist)}", *language,
+    # and so does a minimum word length other than the rule's own
+    letters = [] if ns.min_letters is None else [f"MIN_LETTERS={ns.min_letters}"]
+    w.command([f"SHARDS={n}", f"SIZE={geometry.size}", f"WORDLIST={shlex.quote(wordlist)}", *language, *letters,
                f"RULE={shlex.quote(ns.rule)}", f"MIN_SCORE={min_score}", "OUT=proof", "sbatch",
                f"--array=1-{n}", f"--cpus-per-task={jobs}", f"--mem-per-cpu={per_cpu}M", "--export=ALL",
                SLURM_SCRIPT])
@@ -624,7 +629,8 @@ def _shards(
                   "one, or plan at most 1000 shards")
     w.comment(f"or anywhere, once for each K from 1 to {n:,}:")
     w.command(["boggle-opt", "run", "--searcher", "bnb", "--size", geometry.size, "--wordlist",
-               shlex.quote(wordlist), *(["--language", shlex.quote(ns.language)] if ns.language else []), "--rule", shlex.quote(ns.rule), "--min-score", str(min_score),
+               shlex.quote(wordlist), *(["--language", shlex.quote(ns.language)] if ns.language else []), "--rule", shlex.quote(ns.rule),
+               *([] if ns.min_letters is None else ["--min-letters", str(ns.min_letters)]), "--min-score", str(min_score),
                *extra, "--shard", f"K/{n}", "--jobs", str(jobs), "--out", "shard-K.jsonl"])
     w.comment(f"then check them as one proof: boggle-opt verify --jobs {jobs} proof/shard-*.jsonl")
 

@@ -29,6 +29,7 @@ from .args import add_verify_jobs, deprecated_alias
 from .status import StatusLine
 from ..proofs.class_tasks import Ledger
 from ..core.errors import BoggleOptError
+from ..dictionary.rules import letters_note
 from ..core.geometry import Geometry
 
 if TYPE_CHECKING:
@@ -118,6 +119,7 @@ def board_words(
             str(settings.get("rule") or defaults.RULE),
             registries,
             language=str(settings["language"]) if settings.get("language") else None,
+            min_letters=settings.get("min_letters"),  # load_dictionary checks it
         )
         scorer = dictionary.scorer(size_geometry(str(settings.get("size", "4x4"))))
     except BoggleOptError as exc:
@@ -400,7 +402,7 @@ def render(run: PastRun, registries: Registries | None = None) -> str:
     settings = [
         ("searcher", s.get("searcher", "?")),
         ("options", opts),
-        ("rule", s.get("rule", "?")),
+        ("rule", f"{s.get('rule', '?')}{letters_note(s.get('min_letters'))}"),
         ("word list", s.get("wordlist_label") or s.get("wordlist", "?")),
         ("size", geometry.size),
         ("seed", s.get("seed", "")),

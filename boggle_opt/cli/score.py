@@ -71,7 +71,7 @@ class BoardScorer:
         if self.as_json:
             return ""
         columns = "board\tscore\twords" + ("\tdemulti\tmulti" if self.multi else "")
-        return f"# word list: {self.dictionary.label}; rule: {self.dictionary.rule.name}\n# {columns}\n"
+        return f"# word list: {self.dictionary.label}; rule: {self.dictionary.rule_label}\n# {columns}\n"
 
     def _scorer(self, board: str) -> tuple[Geometry, Scorer]:
         """The geometry and scorer for a board, checking it (BoardError says what is wrong)."""
@@ -137,6 +137,7 @@ class BoardScorer:
             d = self.dictionary
             record["canonical"] = self.alphabet.write(geometry.canonical(board))
             record["rule"] = d.rule.name
+            record["min_letters"] = d.rule.min_letters
             record["wordlist"] = {"name": d.name, "words": d.n_words}
             if d.language.name != "english":
                 record["language"] = d.language.name
@@ -212,7 +213,8 @@ def score_boards(scorer: BoardScorer, args: list[str], stdin: TextIO | None, out
 
 def cmd_score(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns),
-                                 language=ns.language)
+                                 language=ns.language,
+                                 min_letters=ns.min_letters)
     scorer = BoardScorer(dictionary, ns.size, ns.words, ns.multi, ns.json)
     for arg in ns.boards:  # a bad board on the command line: its error, not a header first
         if arg != "-":

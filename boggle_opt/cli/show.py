@@ -188,7 +188,8 @@ def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     geometry = geometry_for(ns.board, ns.size, CLI_SIZE, alphabet)
     board = read_board(ns.board, geometry, alphabet)
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns),
-                                 language=ns.language)
+                                 language=ns.language,
+                                 min_letters=ns.min_letters)
     scorer = dictionary.scorer(geometry)
     found = {w.word: (w.points, w.path) for w in scorer.words(board)}
     words = word_paths(geometry, board, ns.words, found, ns.top, alphabet)

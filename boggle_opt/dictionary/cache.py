@@ -3,7 +3,8 @@
 A file holds one dictionary: the packed trie, its sorted keys and their
 points. Its name and its header carry a key made of everything the build
 depends on: the word list's content, the scoring rule (name and the
-distribution and version that registered it), boggle-opt's version and the
+distribution and version that registered it, and a ``--min-letters`` other
+than its own), boggle-opt's version and the
 source of the modules that clean words and pack the trie. Nothing in a file
 is trusted: a wrong magic, key, length or checksum (a foreign, stale,
 truncated or corrupt file) means the dictionary is built again and the file
@@ -71,15 +72,20 @@ def _build_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def cache_key(lines: list[str], rule_name: str, rule_release: str, language: str = "") -> str:
+def cache_key(lines: list[str], rule_name: str, rule_release: str, language: str = "",
+              min_letters: int | None = None) -> str:
     """The key of a dictionary: hex digest of its inputs and of the code that
     builds it. ``language`` names the language and the release that registered
-    it (English, the default, adds nothing: its keys stay as they were)."""
+    it (English, the default, adds nothing: its keys stay as they were);
+    ``min_letters`` a minimum word length other than the rule's own
+    (``--min-letters``; None: the rule's, which its release keys)."""
     digest = hashlib.sha256()
     digest.update(_build_fingerprint().encode())
     digest.update(f"\0rule {rule_name} from {rule_release}\0".encode())
     if language:
         digest.update(f"language {language}\0".encode())
+    if min_letters is not None:
+        digest.update(f"min letters {min_letters}\0".encode())
     digest.update("\n".join(lines).encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 

@@ -11,12 +11,12 @@ from collections.abc import Iterable
 
 from .cache import Built
 from ..core.alphabet import Alphabet
-from ..core.errors import WordListError
+from ..core.errors import PluginError, WordListError
 from ..core.geometry import Geometry
 from ..core.scorer import Scorer
 from ..core.trie import PackedTrie
 from .language import ENGLISH, Language
-from .rules import ScoringRule
+from .rules import ScoringRule, letters_note
 
 
 #: set (to anything) to build every dictionary afresh, as ``--no-cache`` does
@@ -41,10 +41,16 @@ def build(name: str, lines: Iterable[str], rule: ScoringRule, language: Language
     word_points: list[int] = []
     pairs: list[tuple[bytes, int]] = []
     for i, word in enumerate(words):
-        p = rule.points(word)
+        # a plugin's rule may not expect words shorter than its own minimum
+        # (``--min-letters``): what it does wrong is one line naming it
+        try:
+            p = rule.points(word)
+        except Exception as exc:
+            raise PluginError(f"scoring rule {rule.name!r} failed on the {len(word)}-letter word "
+                              f"{word!r}: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}") from None
         if not isinstance(p, int) or p < 0:
-            raise ValueError(
-                f"scoring rule {rule.name!r} gave {p!r} for {word!r}; "
+            raise PluginError(
+                f"scoring rule {rule.name!r} gave {str(p)[:40]} for {word!r}; "
                 "points must be whole numbers >= 0"
             )
         word_points.append(p)
@@ -68,13 +74,20 @@ class Dictionary:
         rule: ScoringRule,
         built: Built | None = None,
         language: Language = ENGLISH,
+        min_letters: int | None = None,
     ) -> None:
-        """Build from ``lines`` in ``language``, or take ``built`` (from the cache) as it is."""
+        """Build from ``lines`` in ``language``, or take ``built`` (from the cache)
+        as it is. ``min_letters`` (``--min-letters``): words of that many letters
+        or more, whatever the rule's own minimum (None: the rule's)."""
         start = time.perf_counter()
+        rule = rule.with_min_letters(min_letters)
         if built is None:
             built = build(name, lines, rule, language)
         self.name = name
+        #: the rule as this dictionary plays it (its ``min_letters`` the one in force)
         self.rule = rule
+        #: ``--min-letters`` as given (None: the rule's own minimum), for outputs to name
+        self.min_letters = min_letters
         self.language = language
         #: the tiles a board of this dictionary holds, and how boards are written
         self.alphabet: Alphabet = language.alphabet
@@ -95,6 +108,12 @@ class Dictionary:
     def points(self) -> list[int]:
         """Points of each key, in the same order."""
         return self._built.points
+
+    @property
+    def rule_label(self) -> str:
+        """How outputs name the rule: ``standard``, or with ``--min-letters``
+        ``standard with words of 2+ letters``."""
+        return self.rule.name + letters_note(self.min_letters)
 
     @property
     def label(self) -> str:

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Union
 
+from ..dictionary.rules import letters_note
+
 #: a ``Progress`` stat's value (``searching.interface.Stat``; proofs/ lies below searching/)
 Stat = Union[int, float, str]
 
@@ -118,7 +120,7 @@ def outcome(
     best_board, best_score = at_least[0] if at_least else ("", -1)
     size = settings.get("size", "?")
     wordlist = settings.get("wordlist_label") or settings.get("wordlist", "?")
-    rule = settings.get("rule", "?")
+    rule = f"{settings.get('rule', '?')} rule{letters_note(settings.get('min_letters'))}"
     if not complete:
         what = f"shard {shard} of the proof" if shard else "the proof"
         statement = (f"not proved: {what} stopped ({stop_reason}) with "
@@ -138,10 +140,10 @@ def outcome(
         else:  # boards different up to symmetry with the same top score
             named = ", ".join(tied[:2]) + (f" and {len(tied) - 2:,} more" if len(tied) > 2 else "")
             best = f"{named} ({best_score:,}) are the {len(tied):,} best {size} boards"
-        statement = (f"proved: {best} for {wordlist} under the {rule} rule; "
+        statement = (f"proved: {best} for {wordlist} under the {rule}; "
                      f"{n:,} board{'s' * (n != 1)} score{'s' * (n == 1)} >= {min_score:,}")
     else:
-        statement = f"proved: no {size} board scores >= {min_score:,} for {wordlist} under the {rule} rule"
+        statement = f"proved: no {size} board scores >= {min_score:,} for {wordlist} under the {rule}"
     return ProofOutcome(
         complete=complete, classes_done=done, classes_total=total, failed=failed,
         in_flight=_int(stats, IN_FLIGHT), min_score=min_score,

@@ -54,10 +54,12 @@ def load_dictionary(
     registries: Registries | None = None,
     cache: bool | None = None,
     language: str | None = None,
+    min_letters: int | None = None,
 ) -> Dictionary:
     """Build the dictionary for a word list (name or path) and a rule name,
     in ``language`` (a registered language's name; by default the list's own:
-    English for a file).
+    English for a file), with words of ``min_letters`` letters or more
+    (``--min-letters``; None: the rule's own minimum).
 
     Without ``registries`` the plugins are loaded (as the command line loads
     them). Built dictionaries are kept in the cache folder (``dict_cache``);
@@ -69,6 +71,7 @@ def load_dictionary(
         from .loader import load_plugins  # loads plugins: only when asked to
 
         registries = load_plugins()
+    check_min_letters(min_letters)
     source = wordlist_source(wordlist, registries)
     entry = registries.rules.entry(rule)
     lang = language_of(source, language, registries)
@@ -85,7 +88,18 @@ def load_dictionary(
             cache = cache and bool(lang_entry.origin.version)
     # a rule from a local file or module has no version to key the cache on
     if not cache or not entry.origin.version:
-        return Dictionary(source.name, lines, entry.item, language=lang)
-    key = cache_key(lines, entry.name, entry.origin.release, lang_key)
-    built = cached(key, lambda: build(source.name, lines, entry.item, lang))
-    return Dictionary(source.name, lines, entry.item, built, lang)
+        return Dictionary(source.name, lines, entry.item, language=lang, min_letters=min_letters)
+    rule_item = entry.item.with_min_letters(min_letters)
+    # the rule's own minimum is keyed by its release; another one by its number
+    moved = min_letters if rule_item is not entry.item else None
+    key = cache_key(lines, entry.name, entry.origin.release, lang_key, moved)
+    built = cached(key, lambda: build(source.name, lines, rule_item, lang))
+    return Dictionary(source.name, lines, entry.item, built, lang, min_letters)
+
+
+def check_min_letters(min_letters: object) -> None:
+    """``--min-letters`` (or a run file's ``min_letters``): None, or a whole number >= 1."""
+    if min_letters is None:
+        return
+    if isinstance(min_letters, bool) or not isinstance(min_letters, int) or min_letters < 1:
+        raise BoggleOptError(f"min letters must be a whole number >= 1, got {str(min_letters)[:40]}")

@@ -81,9 +81,15 @@ class ProofFacts:
         # a language other than the list's own (--language) is a setting, as the
         # rule is: the dictionary's fingerprint below checks what it gives
         language = settings.get("language")
+        # so is a minimum word length (--min-letters): the proof's claim is for
+        # the words it names, and the word list's fingerprint checks them
+        letters = settings.get("min_letters")
+        if letters is not None and (isinstance(letters, bool) or not isinstance(letters, int) or letters < 1):
+            raise Hole(f"settings: 'min_letters' is not a whole number >= 1 ({str(letters)[:40]!r})")
+        self.min_letters: int | None = letters
         self.dictionary: Dictionary = load_dictionary(
             self.wordlist, self.rule, registries, cache=False,
-            language=str(language) if language else None)
+            language=str(language) if language else None, min_letters=letters)
         self.scorer = self.dictionary.scorer(self.geometry)
         # the run's language decides the tiles its buckets, classes and parts are written in
         alphabet = self.dictionary.alphabet
@@ -121,7 +127,8 @@ class ProofFacts:
 
     def _source(self, key: str) -> str:
         return {
-            "wordlist": f"the word list {self.wordlist!r} re-read",
+            "wordlist": f"the word list {self.wordlist!r} re-read"
+                        f"{'' if self.min_letters is None else f' (words of {self.min_letters}+ letters)'}",
             "rule": f"the rule {self.rule!r}",
             "size": "the settings' size",
             "buckets": "the settings' options",

@@ -239,6 +239,9 @@ def check_settings(settings: Mapping[str, Any], path: str) -> None:
         _need(value is None or isinstance(value, str), where, f"{name!r} is not a string")
     _need(settings.get("seed") is None or _is_int(settings.get("seed")), where,
           "'seed' is not a whole number")
+    letters = settings.get("min_letters")
+    _need(letters is None or (_is_int(letters) and letters >= 1), where,
+          "'min_letters' is not a whole number >= 1")
     options = settings.get("options")
     _need(options is None or isinstance(options, dict), where, "'options' is not an object")
     for key, value in (options or {}).items():

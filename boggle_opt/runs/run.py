@@ -23,7 +23,7 @@ from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..dictionary.dictionary import Dictionary
 from ..dictionary.language import ENGLISH
-from ..registry.dictionaries import language_of, load_dictionary, wordlist_source
+from ..registry.dictionaries import check_min_letters, language_of, load_dictionary, wordlist_source
 from ..searching.driver import Budget, Consumer, Driver, RunState, check_jobs
 from ..proofs.executor import Executor, ExecutorSettings
 from .fingerprints import check_resume, fingerprint, recorded_options
@@ -113,6 +113,8 @@ class RunSpec:
     cache: bool | None = None
     #: the language named (``--language``); None: the word list's own
     language: str | None = None
+    #: the fewest letters a word has (``--min-letters``); None: the rule's own
+    min_letters: int | None = None
 
     @classmethod
     def build(
@@ -137,6 +139,7 @@ class RunSpec:
         cache: bool | None = None,
         no_limit: bool = False,
         language: str | None = None,
+        min_letters: int | None = None,
     ) -> RunSpec:
         """Look the searcher up, check its options (``-o`` strings, parsed, or
         typed values, checked as they are) and constraints (``fix`` pattern,
@@ -166,6 +169,7 @@ class RunSpec:
         if seed is not None and not 0 <= seed < 2**64:  # numpy's seeds
             raise BoggleOptError(f"seed must be a whole number from 0 to 2**64 - 1, got {seed}")
         geometry = size_geometry(size or defaults.SIZE)
+        check_min_letters(min_letters)
         dice_set = registries.dice.get(dice) if dice else None
         lang = language_of(wordlist_source(wordlist or defaults.WORDLIST, registries), language, registries)
         constraints = Constraints.build(geometry, fix, word, dice_set, lang.alphabet)
@@ -202,6 +206,7 @@ class RunSpec:
             plugins=tuple(plugins),
             cache=cache,
             language=None if lang is ENGLISH and not language else lang.name,
+            min_letters=min_letters,
         )
 
     @classmethod
@@ -243,6 +248,7 @@ class RunSpec:
             fix=limits.get("fix"), word=limits.get("word"), dice=limits.get("dice"),
             executor=executor, scheduler=scheduler, plugins=plugins, cache=cache, no_limit=no_limit,
             language=_text(settings.get("language")),
+            min_letters=settings.get("min_letters"),  # check_settings: None or a whole number >= 1
         )
         check_boards(past.boards, spec.geometry, f"run file {path!r}")
         return spec
@@ -263,7 +269,7 @@ class RunSpec:
             if registries is None:  # a worker process: the plugins its run loaded
                 registries = load_plugins(extra=self.plugins)
             dictionary = load_dictionary(self.wordlist, self.rule, registries, cache=self.cache,
-                                         language=self.language)
+                                         language=self.language, min_letters=self.min_letters)
         resumed = tuple(self.resume.checkpoints) if self.resume is not None else ()
         known = tuple(self.resume.boards) if self.resume is not None else ()
         executor = None
@@ -293,6 +299,8 @@ class RunSpec:
         }
         if self.language is not None:  # (English's run files stay as they were)
             record["language"] = self.language
+        if self.min_letters is not None:  # (a run at the rule's own minimum: as it was)
+            record["min_letters"] = self.min_letters
         if self.constraints.active:
             record["constraints"] = self.constraints.record()
         if getattr(self.searcher, "parallel", False) and (self.executor_class is not None
@@ -417,6 +425,7 @@ def search(
     fix: str | None = None,
     word: str | None = None,
     dice: str | None = None,
+    min_letters: int | None = None,
 ) -> SearchResult:
     """Run one searcher and return what it found: ``boggle-opt run`` in one call.
 
@@ -436,7 +445,8 @@ def search(
     another run holds it), and a write that fails ends the run with
     ``stop_reason == "run file write failed"``. Ctrl-C ends the run early; the
     result then has ``stop_reason == "interrupted"``. ``fix``, ``word`` and
-    ``dice`` are the constraints of ``--fix``, ``--word`` and ``--dice``.
+    ``dice`` are the constraints of ``--fix``, ``--word`` and ``--dice``;
+    ``min_letters`` is ``--min-letters`` (None: the rule's own minimum).
     """
     refuse_in_starting_worker()
     if jobs > 1:  # said at once, not after building the word list
@@ -445,7 +455,7 @@ def search(
     spec = RunSpec.build(
         searcher, regs, options=options or (), size=size, rule=rule, wordlist=wordlist,
         seed=seed, budget=Budget(seconds, evals, target), jobs=jobs,
-        fix=fix, word=word, dice=dice,
+        fix=fix, word=word, dice=dice, min_letters=min_letters,
     )
     run = spec.prepare(regs, dictionary)
     everyone: list[Consumer] = list(consumers)

@@ -59,6 +59,7 @@ else:  # imported on first use (boggle_opt.lazy)
     from ..lazy import numpy as np
 
 from ..core.errors import BoggleOptError
+from ..dictionary.rules import letters_note
 from ..proofs.class_records import ClassRecordError, RecordChecker, is_board_text
 from ..proofs.class_tasks import TrieTiles
 from ..registry.registries import Registries
@@ -127,6 +128,8 @@ class Verified:
     cpu_recorded: float = 0.0
     #: some records give only their class's wall time
     wall_recorded: bool = False
+    #: the run's ``--min-letters`` (None: the rule's own minimum), which its statement names
+    min_letters: int | None = None
 
     @property
     def rechecked(self) -> list[str]:
@@ -134,7 +137,7 @@ class Verified:
 
     def statement(self) -> str:
         """What the proof proves, as a single run would state it."""
-        where = f"{self.wordlist_label or self.wordlist} under the {self.rule} rule"
+        where = f"{self.wordlist_label or self.wordlist} under the {self.rule} rule{letters_note(self.min_letters)}"
         if not self.best:
             return f"no {self.size} board scores >= {self.min_score:,} for {where}"
         top = self.best[0][1]
@@ -154,7 +157,7 @@ class Verified:
 
     def partial_statement(self) -> str:
         """What a partial set shows: the boards at or above the min score in its classes."""
-        where = f"{self.wordlist_label or self.wordlist} under the {self.rule} rule"
+        where = f"{self.wordlist_label or self.wordlist} under the {self.rule} rule{letters_note(self.min_letters)}"
         head = f"no {self.size} board in them scores >= {self.min_score:,} for {where}"
         if not self.best:
             return head
@@ -225,7 +228,7 @@ class Verified:
         closure = ("the best board's" if w.closure_tried == 1 else f"the best {w.closure_tried:,} boards'")
         return [
             f"checked in full: the fingerprint of {counted(self.segments, 'segment')} (word list {self.wordlist} "
-            f"re-read and hashed, rule {self.rule}, size, buckets {self.buckets}, min score {self.min_score:,} "
+            f"re-read and hashed, rule {self.rule}{letters_note(self.min_letters)}, size, buckets {self.buckets}, min score {self.min_score:,} "
             f"({self.min_score_from})); {self.covered_text()}; "
             f"{counted(self.records, 'class record')} each consistent (canonical, boards listed, in their class, "
             f"re-scored, >= the min score, under the root bound; pruned only below the min score); "
@@ -625,6 +628,7 @@ def verify_runs(
         shard_set=shard_set, space=covered.classes,
         wordlist_label=proof.dictionary.label, kernel_note=_kernel_note(others, len(paths), kernel),
         cpu_recorded=reader.cpu, wall_recorded=reader.wall_only, full_recheck=recheck is None, seed=seed,
+        min_letters=proof.min_letters,
     )
     result.budget = budget if budget is not None else RECHECK_FLOOR
     if recheck is None:

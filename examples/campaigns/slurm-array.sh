@@ -18,6 +18,8 @@ WORDLIST="${WORDLIST:-enable2k}"
 # the word list's language, if not its own (boggle-opt plan prints it when given)
 LANGUAGE="${LANGUAGE:-}"
 RULE="${RULE:-standard}"
+# words of this many letters or more, if not the rule's own minimum (plan prints it when given)
+MIN_LETTERS="${MIN_LETTERS:-}"
 MIN_SCORE="${MIN_SCORE:-3500}"
 OUT="${OUT:-proof}"
 JOBS="${SLURM_CPUS_PER_TASK:-1}"
@@ -33,5 +35,5 @@ if [ -s "$file" ]; then
     exec $BOGGLE_OPT run --resume "$file" --jobs "$JOBS" --progress plain --progress-every "$EVERY"
 fi
 exec $BOGGLE_OPT run --searcher bnb --size "$SIZE" --wordlist "$WORDLIST" ${LANGUAGE:+--language "$LANGUAGE"} --rule "$RULE" \
-    --min-score "$MIN_SCORE" --shard "$SLURM_ARRAY_TASK_ID/$SHARDS" --jobs "$JOBS" \
+    ${MIN_LETTERS:+--min-letters "$MIN_LETTERS"} --min-score "$MIN_SCORE" --shard "$SLURM_ARRAY_TASK_ID/$SHARDS" --jobs "$JOBS" \
     --progress plain --progress-every "$EVERY" --out "$file"

@@ -107,7 +107,7 @@ def test_multi_json(run_cli, list_sizes):
     for record, (board, score, demulti, multi) in zip(records, MULTI):
         assert set(record) == {
             "board", "size", "score", "words", "multi", "demulti", "rule", "wordlist", "canonical",
-            "tiles",
+            "tiles", "min_letters",
         }
         assert record["board"] == board
         # each board's tiles, as they spell words: English's q is "qu"

@@ -43,6 +43,7 @@ CANONICAL = {
     "a word": (("--word",), ("run", "show")),
     "a dice set": (("--dice",), ("run", "dice")),
     "processes": (("--jobs",), ("run", "plan")),
+    "min letters": (("--min-letters",), ("score", "show", "run", "bound", "plan")),
 }
 
 
