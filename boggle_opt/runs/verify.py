@@ -66,6 +66,7 @@ from ..searching.interface import Problem
 from .coverage import coverage
 from .fingerprints import FIELDS, kernel_version
 from .proof_facts import Hole, ProofFacts, Split, VerifyError
+from .reference_solve import Drawn, ReferenceChecked, ReferenceMismatch, reference_check
 from .recheck import DEFAULT_CHANCE, PURE_FLOOR, PURE_SHARE, RECHECK_FLOOR, hop_seconds, kernel_check
 from .records import RunFileError, check_record, numbered_lines
 from .resolving import Plan, Resolver, resolve
@@ -122,6 +123,8 @@ class Verified:
     #: the seed of the witnesses and the draw (``--seed`` repeats the check)
     seed: int = 0
     methods: dict[str, int] = field(default_factory=dict)
+    #: drawn records solved again without the kernel (``runs.reference_solve``)
+    reference: ReferenceChecked = field(default_factory=ReferenceChecked)
     kernel_note: str = ""
     seconds: float = 0.0
     cpu_recorded: float = 0.0
@@ -239,6 +242,8 @@ class Verified:
             f"with boards, all recorded if >= the min score; {closure} one-letter "
             f"changes and swaps, all recorded if >= the min score; {resolved}{kernel}{self.outside_note()}",
             f"what the re-solving was worth: {self.worth()}",
+            self.reference.details(),
+            f"what the kernel-independent solve was worth: {self.reference.worth()}",
         ]
 
 
@@ -696,6 +701,12 @@ def _witness(proof: ProofFacts, reader: _Reader, result: Verified, plan: Plan | 
                     TrieTiles.of(proof.dictionary.trie))
             resolve(chosen, reader.draw.seen, reader.draw.complete, args, Resolver(proof.geometry, proof.symbols),
                     witnessed, plan, jobs, say)
+            # the kernel's answer checked by a method that shares none of its code but the scorer
+            say("drawn class records solved again without the kernel", False)
+            result.reference = reference_check(
+                proof.dictionary.trie, proof.geometry, proof.scorer, min_score,
+                [Drawn(r.label, r.sets, frozenset(r.boards)) for _, r in chosen], reader.draw.seen,
+                result.budget, seed, proof.dictionary.alphabet.write)
         # the hops' share of what the re-solving cost (or of the budget, with none)
         hop_budget = hop_seconds(witnessed.resolve_seconds or result.budget)
         say(f"witnesses: basin hops for {hop_budget:.0f} s of CPU", False)  # not the wall clock
@@ -712,7 +723,7 @@ def _witness(proof: ProofFacts, reader: _Reader, result: Verified, plan: Plan | 
             method, label = kernel_check(proof, witnessed.solved, min_score, pure_budget, random.Random(seed))
             result.methods[method] = result.methods.get(method, 0) + 1
             witnessed.kernel_check = label
-    except Unrecorded as exc:
+    except (Unrecorded, ReferenceMismatch) as exc:
         raise Hole(str(exc)) from None
 
 
