@@ -320,5 +320,8 @@ def reference_check(trie: PackedTrie, geometry: Geometry, scorer: Scores, min_sc
             break
         checker.record(record, limit, rng)
         checked.records += 1
-    checked.chance = min(RECORDS, checked.records) / drawn_from if drawn_from else 1.0
+    # the lowest draws are checked, the first RECORDS whatever they cost; all
+    # of them: every record was
+    everything = checked.records == len(drawn) == drawn_from
+    checked.chance = 1.0 if everything or not drawn_from else min(RECORDS, checked.records) / drawn_from
     return checked
