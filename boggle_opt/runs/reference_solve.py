@@ -28,6 +28,7 @@ the same pieces on any machine.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -37,13 +38,13 @@ from typing import Protocol
 from ..core.geometry import Geometry
 from ..core.trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTrie
 
-#: the bound's search takes at least this many steps a CPU second in plain
+#: the bound's search takes about this many steps a CPU second in plain
 #: Python (a fixed figure, so a budget buys the same steps on every machine)
-STEPS_PER_SECOND = 200_000
+STEPS_PER_SECOND = 500_000
 #: this share of verify's --budget goes to the check
 SHARE = 0.2
-#: at least this many records (the lowest draws) are checked, each with this
-#: share of the steps for its probes; more while the steps last
+#: at least this many records (the lowest draws) are checked, whatever they
+#: cost, the probes of each within this part of the steps; more while they last
 RECORDS = 4
 
 
@@ -87,29 +88,42 @@ class ReferenceChecked:
     steps: int = 0
     budget_steps: int = 0
 
+    @property
+    def everything(self) -> bool:
+        """Every class record solved whole."""
+        return self.chance >= 1 and self.whole == self.records
+
     def details(self) -> str:
         if not self.records:
             return "no class record solved without the kernel (--recheck 0)"
-        share = "" if self.least_share == 1 else (
-            f"; the others each a piece of at least {_share(self.least_share)} of its boards, its cells "
-            f"fixed to the tiles of a board drawn at random")
+        if self.whole == self.records:
+            how = "all whole"
+        else:
+            whole = f"{self.whole:,} whole, the others" if self.whole else "each"
+            how = (f"{whole} in a piece of at least {_share(self.least_share)} of its boards (its cells fixed to "
+                   f"the tiles of a board drawn at random)")
         return (f"solved without the kernel (the paper's max/no-mark bound, split cell by cell, every board left "
                 f"scored by the scorer; nothing of the kernel but the scorer): {self.records:,} of the "
-                f"{self.drawn_from:,} class records, drawn at random (seed {self.seed}), "
-                f"{self.whole:,} whole{share}; {self.pieces:,} pieces in all (with the probes that sized them) "
-                f"of {self.boards:,} boards, {self.scored:,} scored, {self.found:,} >= the min score, "
-                f"each as its record holds; {self.steps:,} steps of the bound's search "
-                f"({self.budget_steps:,} budgeted)")
+                f"{self.drawn_from:,} class records, drawn at random (seed {self.seed}), {how}; "
+                f"{self.pieces:,} pieces in all (with the probes that sized them) of {self.boards:,} boards, "
+                f"{self.scored:,} scored, {self.found:,} >= the min score, each as its record holds; "
+                f"{self.steps:,} steps of the bound's search ({self.budget_steps:,} budgeted)")
 
     def worth(self) -> str:
         if not self.records:
             return ("nothing: no class record was solved without the kernel (--recheck 0); an error of the kernel, "
                     "which the re-solving shares, is seen only if the re-scoring or a witness meets it")
+        if self.everything:
+            return (f"every one of the {self.drawn_from:,} class records was solved whole without the kernel: "
+                    f"no board of any class can have been left out by an error of the kernel")
         boards = ("solved whole" if self.least_share == 1
                   else f"each of its boards a chance of at least {_share(self.least_share)} of lying in the piece "
                        f"solved")
-        return (f"each class record had at least a {_percent(self.chance)} chance of being solved without the "
-                f"kernel (seed {self.seed}), and one that was, {boards}; a kernel error that leaves boards out of "
+        drawn = (f"every one of the {self.drawn_from:,} class records was solved without the kernel (seed "
+                 f"{self.seed}), whole or in a piece drawn at random" if self.chance >= 1 else
+                 f"each class record had at least a {_percent(self.chance)} chance of being solved without the "
+                 f"kernel (seed {self.seed})")
+        return (f"{drawn}, and one that was, {boards}; a kernel error that leaves boards out of "
                 f"many classes (a word lost from its trees, a bound too low) is caught unless it spares every "
                 f"piece solved; a bigger --budget buys bigger pieces")
 
@@ -119,8 +133,12 @@ def _share(share: Fraction) -> str:
 
 
 def _percent(chance: float) -> str:
+    """A chance as verify quotes one: two figures, rounded down (never overstated)."""
     pct = chance * 100
-    return f"{pct:.2g}%" if pct < 10 else f"{pct:.0f}%"
+    if pct >= 100 or pct <= 0:
+        return f"{pct:.0f}%"
+    digits = max(0, 1 - math.floor(math.log10(pct)))
+    return f"{math.floor(pct * 10**digits) / 10**digits:.{digits}f}%"
 
 
 class _Overrun(Exception):
