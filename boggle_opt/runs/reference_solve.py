@@ -161,29 +161,8 @@ class MaxNoMark:
         self.min_score = min_score
         #: the cells in the order they are split: most neighbours first, as they tighten the bound most
         self.split_order = sorted(range(self.n), key=lambda c: (-len(self.neighbours[c]), c))
-        self._kids: dict[int, dict[int, int]] = {}
         self.steps = 0
         self.limit = 0
-
-    def children(self, node: int) -> dict[int, int]:
-        """A node's children: tile code -> node (children lie in tile order from the first child's index)."""
-        kids = self._kids.get(node)
-        if kids is None:
-            word = self.nodes[node]
-            mask = word & LETTER_MASK
-            first = (word >> CHILD_SHIFT) & CHILD_MASK
-            kids = {}
-            code = 0
-            while mask:
-                if mask & 1:
-                    kids[code] = first + len(kids)
-                mask >>= 1
-                code += 1
-            self._kids[node] = kids
-        return kids
-
-    def word_points(self, node: int) -> int:
-        return int(self.points[node]) if self.nodes[node] & WORD_BIT else 0
 
     def bound(self, sets: Sequence[Sequence[int]]) -> int:
         """The max/no-mark bound of the boards whose cell ``c`` holds a tile of ``sets[c]``."""
@@ -194,13 +173,18 @@ class MaxNoMark:
         self.steps += 1
         if self.limit and self.steps > self.limit:
             raise _Overrun
-        kids = self.children(node)
+        # the node's children lie in tile order from its first child's index
+        # (``core.trie``'s layout, read here): tile k's is first + the tiles below k it has
+        word = self.nodes[node]
+        mask = word & LETTER_MASK
+        first = (word >> CHILD_SHIFT) & CHILD_MASK
         best = 0
         for code in sets[cell]:
-            child = kids.get(code)
-            if child is None:
+            bit = 1 << code
+            if not mask & bit:
                 continue
-            value = self.word_points(child)
+            child = first + (mask & (bit - 1)).bit_count()
+            value = int(self.points[child]) if self.nodes[child] & WORD_BIT else 0
             for nb in self.neighbours[cell]:
                 if not (used >> nb) & 1:
                     value += self._best(nb, child, used | (1 << nb), sets)
