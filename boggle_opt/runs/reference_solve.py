@@ -41,6 +41,8 @@ from ..core.trie import CHILD_MASK, CHILD_SHIFT, LETTER_MASK, WORD_BIT, PackedTr
 #: the bound's search takes about this many steps a CPU second in plain
 #: Python (a fixed figure, so a budget buys the same steps on every machine)
 STEPS_PER_SECOND = 500_000
+#: the trie's node word layout, as plain ints
+_LETTERS, _SHIFT, _CHILD, _WORD = int(LETTER_MASK), int(CHILD_SHIFT), int(CHILD_MASK), int(WORD_BIT)
 #: this share of verify's --budget goes to the check
 SHARE = 0.2
 #: at least this many records (the lowest draws) are checked, whatever they
@@ -175,16 +177,16 @@ class MaxNoMark:
             raise _Overrun
         # the node's children lie in tile order from its first child's index
         # (``core.trie``'s layout, read here): tile k's is first + the tiles below k it has
-        word = self.nodes[node]
-        mask = word & LETTER_MASK
-        first = (word >> CHILD_SHIFT) & CHILD_MASK
+        word = int(self.nodes[node])
+        mask = word & _LETTERS
+        first = (word >> _SHIFT) & _CHILD
         best = 0
         for code in sets[cell]:
             bit = 1 << code
             if not mask & bit:
                 continue
             child = first + (mask & (bit - 1)).bit_count()
-            value = int(self.points[child]) if self.nodes[child] & WORD_BIT else 0
+            value = int(self.points[child]) if self.nodes[child] & _WORD else 0
             for nb in self.neighbours[cell]:
                 if not (used >> nb) & 1:
                     value += self._best(nb, child, used | (1 << nb), sets)
