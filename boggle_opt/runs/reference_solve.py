@@ -261,11 +261,11 @@ class _Checker:
                 detail = (f"board {w(board)} ({solver.scorer.score(board)} points, >= the min score "
                           f"{solver.min_score}), which the record does not hold")
             else:
-                detail = f"not the recorded board {w(sorted(want - found)[0])}"
+                detail = f"the recorded board {w(sorted(want - found)[0])} is not found"
             raise ReferenceMismatch(
                 f"recheck: {where} solved without the kernel (max/no-mark bound, seed {self.seed}; --seed "
-                f"{self.seed} repeats it) gives {len(found)} boards >= the min score, the record {len(want)}: "
-                f"{detail}")
+                f"{self.seed} repeats it) gives {len(found)} board{'s' * (len(found) != 1)} >= the min score, "
+                f"the record {len(want)}: {detail}")
         return solver.steps
 
     def record(self, record: Drawn, limit: int, rng: random.Random) -> None:
