@@ -82,11 +82,13 @@ class ReferenceChecked:
     whole: int = 0
     least_share: Fraction = Fraction(1)
     #: pieces solved (the drawn ones and the probes), the boards they hold,
-    #: boards scored by the scorer, boards found >= the min score
+    #: boards scored by the scorer (each time a piece holds one), distinct boards found >= the min score
     pieces: int = 0
     boards: int = 0
     scored: int = 0
     found: int = 0
+    #: the boards found, canonical (``found`` counts them)
+    boards_found: set[str] = field(default_factory=set)
     steps: int = 0
     budget_steps: int = 0
 
@@ -108,7 +110,7 @@ class ReferenceChecked:
                 f"scored by the scorer; nothing of the kernel but the scorer): {self.records:,} of the "
                 f"{self.drawn_from:,} class records, drawn at random (seed {self.seed}), {how}; "
                 f"{self.pieces:,} pieces in all (with the probes that sized them) of {self.boards:,} boards, "
-                f"{self.scored:,} scored, {self.found:,} >= the min score, each as its record holds; "
+                f"{self.scored:,} scored, {self.found:,} distinct >= the min score, each as its record holds; "
                 f"{self.steps:,} steps of the bound's search ({self.budget_steps:,} budgeted)")
 
     def worth(self) -> str:
@@ -250,7 +252,8 @@ class _Checker:
         self.checked.pieces += 1
         self.checked.boards += _boards(sets)
         self.checked.scored += counts[0]
-        self.checked.found += len(found)
+        self.checked.boards_found |= found
+        self.checked.found = len(self.checked.boards_found)
         if found != want:
             w = self.written
             where = record.label + (f", its piece {'.'.join(f'{c}{w(sets[c])}' for c in sorted(fixed))}"
