@@ -35,8 +35,8 @@ random (from verify's own seed, fresh unless given) re-solved whole by the
 compiled kernel, and one small task solved by the kernel's plain-Python
 source; and, sharing no code with the kernel but the scorer, the lowest
 draws solved again (whole or a drawn piece) by the max/no-mark bound
-(``runs.reference_solve``). Nothing a record claims decides what is re-solved: the summary
-states the chance each class record had of it.
+(``runs.reference_solve``). Nothing a record claims decides what is
+re-solved: the summary states the chance each class record had of it.
 
 The first problem found is raised as a ``Hole`` whose message is one line.
 Memory is two bytes per bucket assignment (4x4: 17 MB) plus the split
