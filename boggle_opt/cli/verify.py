@@ -67,8 +67,9 @@ def add_parser(sub: Any) -> None:
             "their summaries: every class of the class space recorded exactly once over the files, the "
             "word list re-read and hashed against the fingerprint, every class record consistent on its "
             "own and every board re-scored; then independent witnesses that no board was left out: seeded "
-            "climbs, the one-change neighbours of the recorded boards, and class records re-solved within "
-            "a time budget. Exit status 0: verified; 4: some of a proof's shards verified, which is not a "
+            "climbs, the one-change neighbours of the recorded boards, class records re-solved within "
+            "a time budget, and some of them (or pieces) solved again by a method that shares no code with the "
+            "kernel but the scorer. Exit status 0: verified; 4: some of a proof's shards verified, which is not a "
             "proof (what was verified is stated); 3: not (the first hole is named); 1: the files "
             "cannot be checked."
         ),
@@ -89,7 +90,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--budget", type=_seconds, metavar="SECONDS",
         help=f"--recheck auto: CPU seconds of re-solving the lowest draws first (default {RECHECK_FLOOR:g}), "
-             "which raises the chance if it buys more",
+             "which raises the chance if it buys more; with any --recheck, a fifth of it (in steps) goes to solving "
+             "drawn records without the kernel (bigger pieces)",
     )
     add_verify_jobs(p, "the proof's class records")
     p.add_argument("--seed", type=seed, metavar="N",

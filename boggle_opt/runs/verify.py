@@ -33,8 +33,10 @@ seeded climbs, the closure of the recorded boards under one change, hops
 from the best board of every class that holds one, class records drawn at
 random (from verify's own seed, fresh unless given) re-solved whole by the
 compiled kernel, and one small task solved by the kernel's plain-Python
-source. Nothing a record claims decides what is re-solved: the summary
-states the chance each class record had of it.
+source; and, sharing no code with the kernel but the scorer, the lowest
+draws solved again (whole or a drawn piece) by the max/no-mark bound
+(``runs.reference_solve``). Nothing a record claims decides what is
+re-solved: the summary states the chance each class record had of it.
 
 The first problem found is raised as a ``Hole`` whose message is one line.
 Memory is two bytes per bucket assignment (4x4: 17 MB) plus the split
@@ -67,6 +69,7 @@ from ..searching.interface import Problem
 from .coverage import coverage
 from .fingerprints import FIELDS, kernel_version
 from .proof_facts import Hole, ProofFacts, Split, VerifyError
+from .reference_solve import Drawn, ReferenceChecked, ReferenceMismatch, reference_check
 from .recheck import DEFAULT_CHANCE, PURE_FLOOR, PURE_SHARE, RECHECK_FLOOR, hop_seconds, kernel_check
 from .records import RunFileError, check_record, numbered_lines
 from .resolving import Plan, Resolver, resolve
@@ -123,6 +126,8 @@ class Verified:
     #: the seed of the witnesses and the draw (``--seed`` repeats the check)
     seed: int = 0
     methods: dict[str, int] = field(default_factory=dict)
+    #: drawn records solved again without the kernel (``runs.reference_solve``)
+    reference: ReferenceChecked = field(default_factory=ReferenceChecked)
     kernel_note: str = ""
     seconds: float = 0.0
     cpu_recorded: float = 0.0
@@ -242,6 +247,8 @@ class Verified:
             f"with boards, all recorded if >= the min score; {closure} one-letter "
             f"changes and swaps, all recorded if >= the min score; {resolved}{kernel}{self.outside_note()}",
             f"what the re-solving was worth: {self.worth()}",
+            self.reference.details(),
+            f"what the kernel-independent solve was worth: {self.reference.worth()}",
         ]
 
 
@@ -700,6 +707,12 @@ def _witness(proof: ProofFacts, reader: _Reader, result: Verified, plan: Plan | 
                     TrieTiles.of(proof.dictionary.trie))
             resolve(chosen, reader.draw.seen, reader.draw.complete, args, Resolver(proof.geometry, proof.symbols),
                     witnessed, plan, jobs, say)
+            # the kernel's answer checked by a method that shares none of its code but the scorer
+            say("drawn class records solved again without the kernel", False)
+            result.reference = reference_check(
+                proof.dictionary.trie, proof.geometry, proof.scorer, min_score,
+                [Drawn(r.label, r.sets, frozenset(r.boards)) for _, r in chosen], reader.draw.seen,
+                result.budget, seed, proof.dictionary.alphabet.write)
         # the hops' share of what the re-solving cost (or of the budget, with none)
         hop_budget = hop_seconds(witnessed.resolve_seconds or result.budget)
         say(f"witnesses: basin hops for {hop_budget:.0f} s of CPU", False)  # not the wall clock
@@ -716,7 +729,7 @@ def _witness(proof: ProofFacts, reader: _Reader, result: Verified, plan: Plan | 
             method, label = kernel_check(proof, witnessed.solved, min_score, pure_budget, random.Random(seed))
             result.methods[method] = result.methods.get(method, 0) + 1
             witnessed.kernel_check = label
-    except Unrecorded as exc:
+    except (Unrecorded, ReferenceMismatch) as exc:
         raise Hole(str(exc)) from None
 
 
