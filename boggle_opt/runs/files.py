@@ -157,6 +157,8 @@ def check_paths(args: Sequence[PathArg]) -> None:
     for arg in args:
         if arg.written and not arg.run_file:  # a run file's own writer says why it cannot be written
             check_output(arg)
+        elif arg.written:
+            refuse_dangling(arg.path, str(arg))
         if arg.written or arg.run_file:
             refuse_irregular(arg.path, arg.name)
     for i, first in enumerate(args):
@@ -183,14 +185,24 @@ def check_output(arg: PathArg) -> None:
     refuses a ``new`` one that is there already)."""
     if not arg.path:
         raise FileRefused(f"{arg.name} is an empty name: name the file to write")
-    if os.path.islink(arg.path) and not os.path.exists(arg.path):
-        raise FileRefused(f"{arg} is a symlink to nothing ({os.readlink(arg.path)!r}): remove it or write "
-                          "to another file")
+    refuse_dangling(arg.path, str(arg))
     folder = os.path.dirname(os.path.realpath(arg.path)) or "."
     if not os.path.isdir(folder):
         raise FileRefused(f"{arg}: cannot write it: its folder {folder!r} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise FileRefused(f"{arg}: cannot write it: its folder {folder!r} cannot be written to")
+
+
+def refuse_dangling(path: str, what: str) -> None:
+    """Refuse a symlink to nothing as a file to write (``what``: ``--out 'x'``,
+    ...): writing through it would create its target, somewhere else than
+    the name given. Every output and run file is checked so."""
+    if os.path.islink(path) and not os.path.exists(path):
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        raise FileRefused(f"{what} is a symlink to nothing ({target!r}): remove it or write to another file")
 
 
 def write_output(path: str, text: str, what: str) -> bool:

@@ -320,3 +320,15 @@ def test_report_on_boards_that_are_an_object(run_cli, tmp_path, where):
     path.write_text(json.dumps(start) + "\n" + json.dumps(record) + "\n")
     assert_one_line_error(run_cli("report", str(path), "--out", str(tmp_path / "r.html")), "line 2"
                           if where == "class-boards" else "malformed")
+
+
+@pytest.mark.parametrize("options", [[1, 2], "min-score=3", 7])
+def test_report_of_settings_whose_options_are_no_object_is_one_line(run_cli, tmp_path, options):
+    """Issue 76, defect 5: ``report`` checks the settings as ``verify`` and
+    ``--resume`` do (it printed an AttributeError traceback)."""
+    start = {"type": "start", "settings": {"searcher": "bnb", "size": "2x2", "options": options}}
+    path = tmp_path / "run.jsonl"
+    path.write_text(json.dumps(start) + "\n")
+    out = tmp_path / "r.html"
+    assert_one_line_error(run_cli("report", str(path), "--out", str(out)), "'options' is not an object")
+    assert not out.exists()

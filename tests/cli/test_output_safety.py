@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import os
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -169,3 +170,24 @@ def test_a_device_or_a_folder_is_no_run_file(cli_env: dict[str, str], tmp_path: 
     for args in (["run", *TINY, "--out", path], ["run", "--resume", path], ["verify", path],
                  ["report", path, "--out", str(tmp_path / "page.html")]):
         refused(cli(cli_env, *args), repr(path), "not a regular file")
+
+
+def test_a_run_file_through_a_symlink_to_nothing_is_refused(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """Issue 76, defect 6: ``run --out`` through a dangling symlink made the
+    link's target elsewhere; it is refused as ``merge --out`` and ``report
+    --out`` refuse it, and so is ``search(out=...)``."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    link = tmp_path / "run.jsonl"
+    link.symlink_to(elsewhere / "made.jsonl")
+    refused(cli(cli_env, "run", *TINY, "--out", str(link)), "--out", repr(str(link)), "symlink to nothing")
+    script = ("import sys, boggle_opt\n"
+              "try:\n"
+              "    boggle_opt.search('annealing', size='2x2', evals=50, seed=1, out=sys.argv[1])\n"
+              "except boggle_opt.BoggleOptError as exc:\n"
+              "    print(exc)\n")
+    done = subprocess.run([sys.executable, "-c", script, str(link)], capture_output=True, text=True, env=cli_env,
+                          timeout=300)
+    assert "symlink to nothing" in done.stdout, done.stdout + done.stderr
+    assert list(elsewhere.iterdir()) == [] and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere", "run.jsonl"]
