@@ -24,6 +24,9 @@ class WordListSource:
     status: Callable[[], str] | None = None
     #: the language its words are in (a registered language's name)
     language: str = "english"
+    #: the file ``load()`` reads here, if it reads one (None: none, or not
+    #: found): no command writes an output over it
+    file: Callable[[], str | None] | None = None
 
 
 #: the largest word list read (the research lists are 2-3 MB): a bound on
@@ -87,4 +90,4 @@ def looks_like_path(spec: str) -> bool:
 
 def path_source(path: str) -> WordListSource:
     """Any file, one word a line: the built-in source for ``--wordlist PATH``."""
-    return WordListSource(path, f"the file {path}", lambda: read_word_file(path))
+    return WordListSource(path, f"the file {path}", lambda: read_word_file(path), file=lambda: path)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import BoggleOptError
+from ..registry.registries import Registries
 
 #: bytes of a file read to tell whether it is a run file (its first line is a start record)
 RUN_FILE_PREFIX = 1 << 20
@@ -112,13 +113,33 @@ def is_run_file(path: str) -> bool:
 
 
 def recorded_wordlist(path: str) -> str | None:
-    """The word list file run file ``path`` was written with (as its start
-    record names it), if that is a file here: an input of every command that
-    reads the run, never to be written over."""
+    """The word list run file ``path`` was written with, as its start record
+    names it (a registered name or a path); None if it names none."""
     record = first_record(path)
     settings = record.get("settings") if record is not None else None
     name = settings.get("wordlist") if isinstance(settings, dict) else None
-    return name if isinstance(name, str) and name and os.path.isfile(name) else None
+    return name if isinstance(name, str) and name else None
+
+
+def wordlist_files(spec: str, registries: Registries | None, beside: str | None = None) -> list[str]:
+    """The files the word list ``spec`` may be read from: the file its name
+    stands for here (``registries``: by ``$BOGGLE_OPT_WORDLISTS``,
+    ``$BOGGLE_OPT_DICT_DIR``, a plugin's own), or the path itself; a relative
+    path also from the folder of ``beside`` (the run file that records it: a
+    run reported from another folder read it there). Inputs, never to be
+    written over."""
+    from ..registry.dictionaries import wordlist_file  # when asked: it brings the dictionary's modules
+
+    found: list[str] = []
+    if registries is not None:
+        named = wordlist_file(spec, registries)
+        if named is not None:
+            found.append(named)
+    elif os.path.exists(spec):
+        found.append(spec)
+    if beside is not None and not os.path.isabs(spec):
+        found.append(os.path.join(os.path.dirname(beside), spec))
+    return [f for f in found if os.path.exists(f)]
 
 
 @dataclass(frozen=True)
