@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import BoggleOptError
+from ..dictionary.wordlist import kind_of
 from ..registry.registries import Registries
 
 #: bytes of a file read to tell whether it is a run file (its first line is a start record)
@@ -34,15 +35,6 @@ RUN_FILE_PREFIX = 1 << 20
 class FileRefused(BoggleOptError):
     """A path a command may not read or write: not a regular file, or an output
     over a run file or over the command's own input (a bad argument)."""
-
-
-def kind_of(mode: int) -> str:
-    """What a file that is not a regular file is, for a message."""
-    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a device"),
-                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a regular file"
 
 
 def _not_regular(what: str, path: str, mode: int) -> FileRefused:
