@@ -560,6 +560,8 @@ def check_file_args(ns: argparse.Namespace, regs: Registries | None = None) -> N
         value = getattr(ns, dest, None)  # one path, or a list of them (nargs)
         for path in [value] if isinstance(value, str) else value or []:
             paths.append(PathArg(name, path, written, run_file, new=ns.command == "merge" and name == "--out"))
+    if regs is not None and not any(a.written for a in paths):
+        return  # checked before the plugins loaded: inputs matter only beside an output
     inputs: list[tuple[str, str]] = []
     wordlist = getattr(ns, "wordlist", None)
     if isinstance(wordlist, str) and wordlist:
