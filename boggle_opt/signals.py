@@ -272,6 +272,28 @@ def held() -> Iterator[None]:
         seen.check()
 
 
+#: the warnings filter the resource tracker starts with: its own warnings off
+TRACKER_QUIET = "ignore:resource_tracker:UserWarning"
+
+
+def start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker, if it is not running yet,
+    with its own warnings off. A main process killed with SIGKILL cannot
+    release its worker pool's semaphores: the tracker then unlinks them,
+    which is its job, and also warned in two lines on stderr of "leaked
+    semaphore objects", which were no leak of ours and alarm a user. The
+    tracker takes its warnings filters from ``sys.warnoptions`` (as ``-W``)
+    when it starts: the filter is there for that moment only, so nothing
+    else in this process or its workers is silenced, and the cleanup stays."""
+    from multiprocessing import resource_tracker
+
+    sys.warnoptions.append(TRACKER_QUIET)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(TRACKER_QUIET)
+
+
 @contextmanager
 def _group_signals_blocked() -> Iterator[None]:
     if not _CAN_MASK:
@@ -283,9 +305,7 @@ def _group_signals_blocked() -> Iterator[None]:
         # SIGHUP blocked (it ignores SIGINT and SIGTERM itself): a closed
         # terminal does not kill it mid-run. Starting it unblocks SIGINT:
         # block it again.
-        from multiprocessing import resource_tracker
-
-        resource_tracker.ensure_running()
+        start_resource_tracker()
         signal.pthread_sigmask(signal.SIG_BLOCK, GROUP_SIGNALS)
         yield
     finally:

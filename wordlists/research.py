@@ -68,7 +68,12 @@ def status(name: str) -> str:
 
 def _source(name: str, summary: str) -> WordListSource:
     return WordListSource(name, summary, lambda: read_word_file(find_wordlist(name)),
-                          status=lambda: status(name))
+                          status=lambda: status(name), file=lambda: _file(name))
+
+
+def _file(name: str) -> str | None:
+    path = _found(name)
+    return str(path) if path is not None else None
 
 
 @hookimpl

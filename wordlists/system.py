@@ -19,7 +19,7 @@ from pathlib import Path
 
 from boggle_opt import hookimpl
 from boggle_opt import WordListError
-from boggle_opt.dictionary.wordlist import MAX_BYTES, WordListSource
+from boggle_opt.dictionary.wordlist import MAX_BYTES, WordListSource, read_word_bytes
 
 ENV = "BOGGLE_OPT_DICT_DIR"
 FOLDER = "/usr/share/dict"
@@ -97,8 +97,7 @@ def read(entry: SystemList) -> list[str]:
     """The list's lines, in its own encoding."""
     path = path_of(entry)
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)
+        data = read_word_bytes(path)  # never blocks: a FIFO is refused in one line
     except FileNotFoundError:
         raise WordListError(
             f"word list {entry.name!r} is not installed ({path} not found); {how_to_get(entry)}"
@@ -112,7 +111,8 @@ def read(entry: SystemList) -> list[str]:
 
 def source(entry: SystemList) -> WordListSource:
     return WordListSource(entry.name, entry.summary, lambda: read(entry), entry.aliases,
-                          status=lambda: status(entry), language=entry.language)
+                          status=lambda: status(entry), language=entry.language,
+                          file=lambda: str(path_of(entry)))
 
 
 @hookimpl

@@ -550,12 +550,14 @@ FILE_ARGS: dict[str, tuple[tuple[str, str, bool, bool], ...]] = {
 }
 
 
-def check_file_args(ns: argparse.Namespace) -> None:
+def check_file_args(ns: argparse.Namespace, regs: Registries | None = None) -> None:
     """Refuse an output over a run file or over any input of the command (a
     run file's own word list too), an output that cannot be written, a run
     file or output that is a FIFO or a device, and a compressed run file to
-    append to, before any work."""
-    from ..runs.files import FileRefused, PathArg, check_paths, recorded_wordlist
+    append to, before any work. With ``regs`` (once the plugins are loaded),
+    a word list given or recorded by name is the file that name reads here."""
+    from ..registry.loader import requested_plugins
+    from ..runs.files import FileRefused, PathArg, check_paths, recorded_wordlist, wordlist_files
     from ..runs.records import is_gzip
 
     paths = []
@@ -563,12 +565,23 @@ def check_file_args(ns: argparse.Namespace) -> None:
         value = getattr(ns, dest, None)  # one path, or a list of them (nargs)
         for path in [value] if isinstance(value, str) else value or []:
             paths.append(PathArg(name, path, written, run_file, new=ns.command == "merge" and name == "--out"))
+    if regs is not None and not any(a.written for a in paths):
+        return  # checked before the plugins loaded: inputs matter only beside an output
+    inputs: list[tuple[str, str]] = []
     wordlist = getattr(ns, "wordlist", None)
-    inputs = [("--wordlist", wordlist)] + [("--plugin", p) for p in getattr(ns, "plugins", None) or []]
+    if isinstance(wordlist, str) and wordlist:
+        inputs += [(f"--wordlist {wordlist}" if file != wordlist else "--wordlist", file)
+                   for file in wordlist_files(wordlist, regs)]
+    plugins = [*(getattr(ns, "plugins", None) or []), *requested_plugins()]
+    inputs += [("--plugin", p) for p in plugins if os.path.exists(p)]
     # the word list each run file read records is read again: an input too
+    # (a relative path also where the run file is: the run may have read it there)
     for arg in [a for a in paths if a.run_file and not (a.written and a.name == "--out")]:
-        inputs.append((f"the word list of {arg.name} {arg.path!r}", recorded_wordlist(arg.path)))
-    paths += [PathArg(name, value) for name, value in inputs if isinstance(value, str) and os.path.exists(value)]
+        recorded = recorded_wordlist(arg.path)
+        if recorded is not None:
+            inputs += [(f"the word list of {arg.name} {arg.path!r}", file)
+                       for file in wordlist_files(recorded, regs, beside=arg.path)]
+    paths += [PathArg(name, value) for name, value in inputs]
     check_paths(paths)
     if ns.command == "run":
         # a run appends to its file a line at a time, which gzip cannot take
@@ -600,6 +613,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             regs = load_plugins(strict=bool(ns.strict_plugins), extra=plugin_specs(ns.plugins or []))
             for warning in regs.warnings:
                 print(f"{PROG}: warning: {warning}", file=sys.stderr)  # one line, as an error
+            try:
+                check_file_args(ns, regs)  # again: word lists by name are files now known
+            except FileRefused as exc:
+                print(f"{PROG}: error: {exc}", file=sys.stderr)
+                return 2
             code: int = ns.run(ns, regs, out)
         return code if running else signals.status(code)
     except output.OutputError as exc:

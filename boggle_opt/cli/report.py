@@ -463,12 +463,17 @@ def write_report(run_file: str | Sequence[str], out: str, registries: Registries
     shards' verify (``verify_runs``), which re-solves in ``jobs`` processes."""
     from ..runs.runfile import read_run_file  # brings the driver: not for `boggle-opt score`
 
-    from ..runs.files import PathArg, check_paths, write_output
+    from ..runs.files import PathArg, check_paths, recorded_wordlist, wordlist_files, write_output
 
     check_matplotlib()  # before shards are verified and merged, which can take minutes
     files = [run_file] if isinstance(run_file, str) else list(run_file)
+    # the word list each run names is read again (by name: the file it stands for here)
+    lists = [PathArg(f"the word list of RUNFILE {f!r}", w) for f in files
+             for name in [recorded_wordlist(f)] if name is not None
+             for w in wordlist_files(name, registries, beside=f)]
     # before the work of rendering; write_output checks again as it writes
-    check_paths([*(PathArg("RUNFILE", f, run_file=True) for f in files), PathArg("report", out, written=True)])
+    check_paths([*(PathArg("RUNFILE", f, run_file=True) for f in files), *lists,
+                 PathArg("report", out, written=True)])
     if len(files) == 1:
         page = render(read_run_file(files[0]), registries)
     else:

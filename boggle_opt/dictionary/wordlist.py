@@ -24,6 +24,9 @@ class WordListSource:
     status: Callable[[], str] | None = None
     #: the language its words are in (a registered language's name)
     language: str = "english"
+    #: the file ``load()`` reads here, if it reads one (None: none, or not
+    #: found): no command writes an output over it
+    file: Callable[[], str | None] | None = None
 
 
 #: the largest word list read (the research lists are 2-3 MB): a bound on
@@ -31,23 +34,46 @@ class WordListSource:
 MAX_BYTES = 256 * 1024 * 1024
 
 
-def read_word_file(path: str | Path) -> list[str]:
-    """The lines of a word-list file (or a pipe); a clear WordListError if it
-    can't be read, is a device (``/dev/zero`` never ends) or passes ``MAX_BYTES``."""
-    p = Path(path)
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular file is, for a message."""
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_word_bytes(path: str | Path) -> bytes:
+    """The bytes of a word-list file, at most ``MAX_BYTES + 1``: opened
+    without blocking (a FIFO would wait for a writer for ever, and every
+    command that re-reads the list with it), and refused in one line
+    (``WordListError``) unless it is a regular file; ``OSError`` as ``open``
+    raises it."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
-        with open(p, "rb") as f:
-            mode = os.fstat(f.fileno()).st_mode
-            if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
-                raise WordListError(f"word list {str(p)!r} is not a file (a device or a socket)")
-            data = f.read(MAX_BYTES + 1)
-    except IsADirectoryError:
-        raise WordListError(f"word list {str(p)!r} is a directory, not a file") from None
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise WordListError(f"word list {str(path)!r} is {kind_of(mode)}, not a file: give a regular file")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as f:
+            fd = -1  # closed with f
+            return f.read(MAX_BYTES + 1)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def read_word_file(path: str | Path) -> list[str]:
+    """The lines of a word-list file; a clear WordListError if it can't be
+    read, is not a regular file (a FIFO would block, ``/dev/zero`` never
+    ends) or passes ``MAX_BYTES``."""
+    try:
+        data = read_word_bytes(path)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        raise WordListError(f"cannot read word list {str(p)!r}: {reason}") from None
+        raise WordListError(f"cannot read word list {str(path)!r}: {reason}") from None
     if len(data) > MAX_BYTES:
-        raise WordListError(f"word list {str(p)!r} is larger than {MAX_BYTES // 2**20} MB; not a word list")
+        raise WordListError(f"word list {str(path)!r} is larger than {MAX_BYTES // 2**20} MB; not a word list")
     return decode_word_file(data).splitlines()
 
 
@@ -87,4 +113,4 @@ def looks_like_path(spec: str) -> bool:
 
 def path_source(path: str) -> WordListSource:
     """Any file, one word a line: the built-in source for ``--wordlist PATH``."""
-    return WordListSource(path, f"the file {path}", lambda: read_word_file(path))
+    return WordListSource(path, f"the file {path}", lambda: read_word_file(path), file=lambda: path)

@@ -24,6 +24,20 @@ def wordlist_source(spec: str, registries: Registries) -> WordListSource:
     return registries.wordlists.get(spec)  # unknown: lists the available names
 
 
+def wordlist_file(spec: str, registries: Registries) -> str | None:
+    """The file the word list ``spec`` (a name or a path) is read from here,
+    if its source says (a plugin's list may not): an input of every command
+    that reads it, which no output may overwrite."""
+    try:
+        source = wordlist_source(spec, registries)
+    except BoggleOptError:
+        return None  # unknown: the command says so when it reads it
+    try:
+        return source.file() if source.file is not None else None
+    except Exception:  # a plugin's own code: its failure is said when the list is read
+        return None
+
+
 def _load_lines(source: WordListSource, spec: str, registries: Registries) -> list[str]:
     """The list's lines; a registered list whose loader fails (a plugin's
     bug, a missing file it did not expect) is a one-line error naming the

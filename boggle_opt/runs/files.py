@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import BoggleOptError
+from ..dictionary.wordlist import kind_of
+from ..registry.registries import Registries
 
 #: bytes of a file read to tell whether it is a run file (its first line is a start record)
 RUN_FILE_PREFIX = 1 << 20
@@ -33,15 +35,6 @@ RUN_FILE_PREFIX = 1 << 20
 class FileRefused(BoggleOptError):
     """A path a command may not read or write: not a regular file, or an output
     over a run file or over the command's own input (a bad argument)."""
-
-
-def kind_of(mode: int) -> str:
-    """What a file that is not a regular file is, for a message."""
-    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a device"),
-                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a regular file"
 
 
 def _not_regular(what: str, path: str, mode: int) -> FileRefused:
@@ -112,13 +105,33 @@ def is_run_file(path: str) -> bool:
 
 
 def recorded_wordlist(path: str) -> str | None:
-    """The word list file run file ``path`` was written with (as its start
-    record names it), if that is a file here: an input of every command that
-    reads the run, never to be written over."""
+    """The word list run file ``path`` was written with, as its start record
+    names it (a registered name or a path); None if it names none."""
     record = first_record(path)
     settings = record.get("settings") if record is not None else None
     name = settings.get("wordlist") if isinstance(settings, dict) else None
-    return name if isinstance(name, str) and name and os.path.isfile(name) else None
+    return name if isinstance(name, str) and name else None
+
+
+def wordlist_files(spec: str, registries: Registries | None, beside: str | None = None) -> list[str]:
+    """The files the word list ``spec`` may be read from: the file its name
+    stands for here (``registries``: by ``$BOGGLE_OPT_WORDLISTS``,
+    ``$BOGGLE_OPT_DICT_DIR``, a plugin's own), or the path itself; a relative
+    path also from the folder of ``beside`` (the run file that records it: a
+    run reported from another folder read it there). Inputs, never to be
+    written over."""
+    from ..registry.dictionaries import wordlist_file  # when asked: it brings the dictionary's modules
+
+    found: list[str] = []
+    if registries is not None:
+        named = wordlist_file(spec, registries)
+        if named is not None:
+            found.append(named)
+    elif os.path.exists(spec):
+        found.append(spec)
+    if beside is not None and not os.path.isabs(spec):
+        found.append(os.path.join(os.path.dirname(beside), spec))
+    return [f for f in found if os.path.exists(f)]
 
 
 @dataclass(frozen=True)
@@ -157,6 +170,8 @@ def check_paths(args: Sequence[PathArg]) -> None:
     for arg in args:
         if arg.written and not arg.run_file:  # a run file's own writer says why it cannot be written
             check_output(arg)
+        elif arg.written:
+            refuse_dangling(arg.path, str(arg))
         if arg.written or arg.run_file:
             refuse_irregular(arg.path, arg.name)
     for i, first in enumerate(args):
@@ -183,14 +198,24 @@ def check_output(arg: PathArg) -> None:
     refuses a ``new`` one that is there already)."""
     if not arg.path:
         raise FileRefused(f"{arg.name} is an empty name: name the file to write")
-    if os.path.islink(arg.path) and not os.path.exists(arg.path):
-        raise FileRefused(f"{arg} is a symlink to nothing ({os.readlink(arg.path)!r}): remove it or write "
-                          "to another file")
+    refuse_dangling(arg.path, str(arg))
     folder = os.path.dirname(os.path.realpath(arg.path)) or "."
     if not os.path.isdir(folder):
         raise FileRefused(f"{arg}: cannot write it: its folder {folder!r} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise FileRefused(f"{arg}: cannot write it: its folder {folder!r} cannot be written to")
+
+
+def refuse_dangling(path: str, what: str) -> None:
+    """Refuse a symlink to nothing as a file to write (``what``: ``--out 'x'``,
+    ...): writing through it would create its target, somewhere else than
+    the name given. Every output and run file is checked so."""
+    if os.path.islink(path) and not os.path.exists(path):
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        raise FileRefused(f"{what} is a symlink to nothing ({target!r}): remove it or write to another file")
 
 
 def write_output(path: str, text: str, what: str) -> bool:

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..core.errors import BoggleOptError
-from .files import open_regular, refuse_irregular
+from .files import open_regular, refuse_dangling, refuse_irregular
 
 try:
     import fcntl
@@ -65,6 +65,8 @@ class RunLock:
         """Take the lock, or raise ``RunFileLocked`` naming the holder."""
         # a FIFO would block the open below until someone opened its other end
         refuse_irregular(self.path, "run file")
+        if self.create:  # the file is made here, not at a symlink's target elsewhere
+            refuse_dangling(self.path, f"run file {self.path!r}")
         flags = os.O_WRONLY | os.O_APPEND | (os.O_CREAT if self.create else 0)
         try:
             fd = open_regular(self.path, flags, "run file")

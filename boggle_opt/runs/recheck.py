@@ -37,22 +37,34 @@ PURE_SHARE = 0.3
 PURE_FLOOR = 1.0
 #: plain Python runs the kernel about this many times slower than the compiled build
 PURE_SLOWDOWN = 60.0
-#: the basin hops get this share of the re-solving's CPU, from HOP_FLOOR to HOP_MAX seconds
+#: the basin hops get this share of the re-solving's budget, from HOP_FLOOR to HOP_MAX seconds ...
 HOP_SHARE = 0.25
 HOP_MAX = 60.0
 HOP_FLOOR = 1.0
+#: ... as a count of hops, not a time limit, so that a seed repeats them
+#: exactly on any machine: about what one CPU second makes on a 4x4 proof
+#: (ENABLE2K; a 3x4 hop costs about half as much, a 3x3 one a quarter)
+HOPS_PER_SECOND = 40
 
 
 def hop_seconds(resolving: float) -> float:
-    """The basin hops' CPU seconds beside ``resolving`` seconds of re-solving."""
+    """The basin hops' share of ``resolving`` seconds of re-solving."""
     return min(HOP_MAX, max(HOP_FLOOR, HOP_SHARE * resolving))
+
+
+def hop_count(budget: float) -> int:
+    """How many basin hops verify makes beside a re-solving budget of
+    ``budget`` CPU seconds (``--budget``): fixed by the budget alone, never
+    by the machine's speed (a catch by a hop repeats with the same seed)."""
+    return round(HOPS_PER_SECOND * hop_seconds(budget))
 
 
 def default_cost(cpu: float) -> tuple[float, float]:
     """What verify's default check costs, about, for a proof of ``cpu``
-    seconds of classes: the re-solving's CPU and the basin hops'."""
+    seconds of classes: the re-solving's CPU and the basin hops' (at a 4x4
+    proof's cost a hop)."""
     resolving = max(RECHECK_FLOOR, DEFAULT_CHANCE * cpu)
-    return resolving, hop_seconds(resolving)
+    return resolving, hop_count(RECHECK_FLOOR) / HOPS_PER_SECOND
 
 
 def load_pure_core(tmp: Path) -> types.ModuleType | None:

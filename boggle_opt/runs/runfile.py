@@ -19,11 +19,11 @@ from typing import Any
 
 from ..searching.driver import RunState, StopRun
 from .events import event_record, finish_record, progress_record, start_record
-from .files import open_regular, refuse_irregular
+from .files import open_regular, refuse_dangling, refuse_irregular
 from .lock import run_lock
 from .records import (
     ELAPSED_KINDS, LINE_LIMIT, RunFileError as RunFileError, Segment, is_record_line, read_numbered,
-    recorded_boards, segment_budget,
+    check_settings, recorded_boards, segment_budget,
 )
 from ..searching.interface import Event
 
@@ -58,6 +58,8 @@ class RunFileWriter:
     ) -> None:
         self.path = path
         self._fd: int | None = None
+        if not resume:  # a new file is made here, not at a symlink's target elsewhere
+            refuse_dangling(path, f"run file {path!r}")
         try:
             self._fd = open_regular(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, "run file")
             if resume:
@@ -251,6 +253,8 @@ def read_run_file(path: str) -> PastRun:
     fold its segments: what ``--resume`` continues and ``report`` shows."""
     numbered = read_numbered(path)
     first = next(r for _, r in numbered if r.get("type") == "start")
+    # what a report shows and a resume continues, checked as verify checks it: one line, not a traceback
+    check_settings(first["settings"], path)
     past = PastRun(settings=first["settings"], segments=0, path=path, started=str(first.get("time", "")))
     # time and evaluations add up over segments; a killed segment counts up
     # to its last record

@@ -70,7 +70,7 @@ from .coverage import coverage
 from .fingerprints import FIELDS, kernel_version
 from .proof_facts import Hole, ProofFacts, Split, VerifyError
 from .reference_solve import Drawn, ReferenceChecked, ReferenceMismatch, reference_check
-from .recheck import DEFAULT_CHANCE, PURE_FLOOR, PURE_SHARE, RECHECK_FLOOR, hop_seconds, kernel_check
+from .recheck import DEFAULT_CHANCE, PURE_FLOOR, PURE_SHARE, RECHECK_FLOOR, hop_count, kernel_check
 from .records import RunFileError, check_record, numbered_lines
 from .resolving import Plan, Resolver, resolve
 from .shard_set import Scope, ShardSet, read_shards
@@ -241,7 +241,7 @@ class Verified:
             f"summaries",
             f"witnesses (sampled): seed {self.seed} (--seed {self.seed} repeats them); "
             f"{counted(w.climbs, 'seeded climb')} ({w.climb_hits} reached the min score), "
-            f"all their boards recorded; {counted(w.hops, 'seeded basin hop')} "
+            f"all their boards recorded; {counted(w.hops, 'seeded basin hop')} (a count set by the budget) "
             f"({counted(w.hop_hits, 'distinct board')} >= the min score), all recorded; "
             f"{counted(w.class_hops, 'hop')} from the best boards of {counted(w.class_starts, 'class record')} "
             f"with boards, all recorded if >= the min score; {closure} one-letter "
@@ -713,15 +713,15 @@ def _witness(proof: ProofFacts, reader: _Reader, result: Verified, plan: Plan | 
                 proof.dictionary.trie, proof.geometry, proof.scorer, min_score,
                 [Drawn(r.label, r.sets, frozenset(r.boards)) for _, r in chosen], reader.draw.seen,
                 result.budget, seed, proof.dictionary.alphabet.write)
-        # the hops' share of what the re-solving cost (or of the budget, with none)
-        hop_budget = hop_seconds(witnessed.resolve_seconds or result.budget)
-        say(f"witnesses: basin hops for {hop_budget:.0f} s of CPU", False)  # not the wall clock
+        # a count set by the budget, not a time limit: the seed repeats them on any machine
+        count = hop_count(result.budget)
+        say(f"witnesses: basin hops, {count:,} of them", False)
 
         def hopping(made: int, cpu: float, wall: float) -> None:
             # the count shows they go on; CPU beside the wall clock, which a busy machine sets apart
-            say(f"witnesses: {made:,} basin hops, {cpu:.0f} of {hop_budget:.0f} s CPU ({wall:.0f} s wall)", True)
+            say(f"witnesses: basin hops, {made:,} of {count:,}, {cpu:.0f} s CPU ({wall:.0f} s wall)", True)
 
-        hops(problem, found, min_score, hop_budget, seed, witnessed, hopping)
+        hops(problem, found, min_score, count, seed, witnessed, hopping)
         if witnessed.solved:
             say("one task solved again without the compiled kernel", False)
             share = 0.0 if result.full_recheck else PURE_SHARE * witnessed.resolve_seconds
@@ -729,8 +729,11 @@ def _witness(proof: ProofFacts, reader: _Reader, result: Verified, plan: Plan | 
             method, label = kernel_check(proof, witnessed.solved, min_score, pure_budget, random.Random(seed))
             result.methods[method] = result.methods.get(method, 0) + 1
             witnessed.kernel_check = label
-    except (Unrecorded, ReferenceMismatch) as exc:
-        raise Hole(str(exc)) from None
+    except (Unrecorded, ReferenceMismatch, Hole) as exc:
+        # every witness's finding is repeated only from its seed: name it
+        text = str(exc)
+        named = f"(seed {seed})" in text
+        raise Hole(f"{text} ({'' if named else f'seed {seed}: '}--seed {seed} repeats this check)") from None
 
 
 def _silent(text: str, update: bool) -> None:

@@ -7,7 +7,7 @@ still consistent. What catches it is work the files did not do:
 - **climbs**: seeded steepest-ascent climbs from random boards (letters
   drawn as the word list uses them); every local optimum at or above the
   min score must be recorded;
-- **hops**: for a share of the time budget, a seeded basin-hopping search
+- **hops**: a number set by the budget, a seeded basin-hopping search
   (a few cells of the best optimum so far changed at random, then climbed
   again) that spends its time near the top, where a hidden best board would
   be; every optimum it reaches at or above the min score must be recorded;
@@ -147,9 +147,10 @@ def _unrecorded(what: str, seed: int, canon: str, score: int, min_score: int) ->
 HOP_TICK = 1.0
 
 
-def hops(problem: Problem, found: Container[str], min_score: int, seconds: float, seed: int,
+def hops(problem: Problem, found: Container[str], min_score: int, count: int, seed: int,
          witnessed: Witnessed, tick: Callable[[int, float, float], None] | None = None) -> None:
-    """Basin hopping for ``seconds`` of CPU: change 1-3 cells of the best
+    """``count`` basin hops (a count, not a time, so that ``seed`` repeats
+    them exactly on any machine): change 1-3 cells of the best
     optimum so far (letters drawn as the word list uses them), climb again,
     keep the result if it scores no less; restart from a random board after
     ``HOP_PATIENCE`` hops without gain. Raise ``Unrecorded`` at the first
@@ -157,17 +158,17 @@ def hops(problem: Problem, found: Container[str], min_score: int, seconds: float
     these reach the min score of a real proof (the top is where a record that
     left out its best board would be caught). ``tick(hops, cpu, wall)``
     hears the hops made so far and the CPU and wall seconds they took, about
-    every ``HOP_TICK`` seconds and once at the end: the budget is CPU, which
-    a busy machine hands out slower than the clock runs."""
+    every ``HOP_TICK`` seconds and once at the end (CPU beside the wall
+    clock, which runs faster on a busy machine)."""
     rng = np.random.default_rng([seed, 1])
     freqs = problem.letter_frequencies()
     geometry = problem.geometry
     cpu0, wall0 = time.process_time(), time.monotonic()
-    end = cpu0 + seconds
     told = wall0
     seen: set[str] = set()
     board, score, stale = "", -1, HOP_PATIENCE
-    while time.process_time() < end:
+    made = 0
+    while made < count:
         if tick is not None and time.monotonic() - told >= HOP_TICK:
             told = time.monotonic()
             tick(witnessed.hops, time.process_time() - cpu0, told - wall0)
@@ -178,6 +179,7 @@ def hops(problem: Problem, found: Container[str], min_score: int, seconds: float
         else:
             new, new_score = _hop(problem, board, rng, freqs)
             witnessed.hops += 1
+            made += 1
             if new_score > score:
                 stale = 0
             else:

@@ -287,16 +287,14 @@ def test_a_word_list_past_the_size_limit_is_refused(run_cli, tmp_path):
                           str(path), "larger than")
 
 
-def test_a_word_list_from_a_pipe_is_read(run_cli, tmp_path):
+def test_a_word_list_from_a_pipe_is_refused_not_waited_on(run_cli, tmp_path):
+    """A FIFO is refused in one line (issue 76, defect 4): with no writer,
+    ``open()`` waited for ever, and a run file recording it could never be
+    verified or resumed (its writer gone); a list is a regular file."""
     fifo = tmp_path / "words"
     os.mkfifo(fifo)
-    writer = subprocess.Popen(["sh", "-c", f"printf 'cat\\nact\\n' > '{fifo}'"])
-    try:
-        result = run_cli("score", "cat", "--size", "3x1", "--wordlist", str(fifo), "--no-cache")
-    finally:
-        writer.wait(timeout=300)
-    assert result.returncode == 0, result.stderr
-    assert "(2 words)" in result.stdout
+    result = run_cli("score", "cat", "--size", "3x1", "--wordlist", str(fifo), "--no-cache")
+    assert_one_line_error(result, repr(str(fifo)), "is a FIFO, not a file")
 
 
 def test_a_byte_order_mark_is_not_part_of_the_first_word(run_cli, tmp_path):
@@ -320,3 +318,15 @@ def test_report_on_boards_that_are_an_object(run_cli, tmp_path, where):
     path.write_text(json.dumps(start) + "\n" + json.dumps(record) + "\n")
     assert_one_line_error(run_cli("report", str(path), "--out", str(tmp_path / "r.html")), "line 2"
                           if where == "class-boards" else "malformed")
+
+
+@pytest.mark.parametrize("options", [[1, 2], "min-score=3", 7])
+def test_report_of_settings_whose_options_are_no_object_is_one_line(run_cli, tmp_path, options):
+    """Issue 76, defect 5: ``report`` checks the settings as ``verify`` and
+    ``--resume`` do (it printed an AttributeError traceback)."""
+    start = {"type": "start", "settings": {"searcher": "bnb", "size": "2x2", "options": options}}
+    path = tmp_path / "run.jsonl"
+    path.write_text(json.dumps(start) + "\n")
+    out = tmp_path / "r.html"
+    assert_one_line_error(run_cli("report", str(path), "--out", str(out)), "'options' is not an object")
+    assert not out.exists()

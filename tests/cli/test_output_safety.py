@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import os
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -169,3 +170,70 @@ def test_a_device_or_a_folder_is_no_run_file(cli_env: dict[str, str], tmp_path: 
     for args in (["run", *TINY, "--out", path], ["run", "--resume", path], ["verify", path],
                  ["report", path, "--out", str(tmp_path / "page.html")]):
         refused(cli(cli_env, *args), repr(path), "not a regular file")
+
+
+def test_a_run_file_through_a_symlink_to_nothing_is_refused(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """Issue 76, defect 6: ``run --out`` through a dangling symlink made the
+    link's target elsewhere; it is refused as ``merge --out`` and ``report
+    --out`` refuse it, and so is ``search(out=...)``."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    link = tmp_path / "run.jsonl"
+    link.symlink_to(elsewhere / "made.jsonl")
+    refused(cli(cli_env, "run", *TINY, "--out", str(link)), "--out", repr(str(link)), "symlink to nothing")
+    script = ("import sys, boggle_opt\n"
+              "try:\n"
+              "    boggle_opt.search('annealing', size='2x2', evals=50, seed=1, out=sys.argv[1])\n"
+              "except boggle_opt.BoggleOptError as exc:\n"
+              "    print(exc)\n")
+    done = subprocess.run([sys.executable, "-c", script, str(link)], capture_output=True, text=True, env=cli_env,
+                          timeout=300)
+    assert "symlink to nothing" in done.stdout, done.stdout + done.stderr
+    assert list(elsewhere.iterdir()) == [] and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere", "run.jsonl"]
+
+
+# -- a word list given or recorded by name (issue 76, defect 3) ----------------------
+
+
+def _in(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([exe(), *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
+
+
+@pytest.mark.parametrize("how", ["named", "system", "relative"])
+def test_an_output_onto_a_word_list_read_by_name_is_refused(cli_env: dict[str, str], tmp_path: Path,
+                                                            how: str) -> None:
+    """A word list named on the command line (or in the run file) is the file
+    that name reads: ``$BOGGLE_OPT_WORDLISTS/enable2k.txt``, the system
+    folder's ``dutch``, or a relative path the run read from its own folder.
+    No output may replace it, by its own path or a hard link to it."""
+    env = dict(cli_env)
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    if how == "named":
+        env["BOGGLE_OPT_WORDLISTS"] = str(folder)
+        words, spec = folder / "enable2k.txt", "enable2k"
+    elif how == "system":
+        env["BOGGLE_OPT_DICT_DIR"] = str(folder)
+        words, spec = folder / "dutch", "dutch"
+    else:
+        words, spec = work / "words.txt", "words.txt"
+    words.write_text("cat\nact\ntac\ntab\nbat\n")
+    before = words.read_bytes()
+    run = ["run", *TINY, "--size", "2x2", "--wordlist", spec]
+    made = _in(env, work, *run, "--out", "n.jsonl")
+    assert made.returncode == 0, made.stderr
+    linked = tmp_path / "linked.txt"
+    os.link(words, linked)
+    elsewhere = tmp_path / "elsewhere"  # a relative list's run reported from another folder
+    elsewhere.mkdir()
+    refused(_in(env, elsewhere, "report", str(work / "n.jsonl"), "--out", str(words)), "--out",
+            "the word list of")
+    refused(_in(env, work, "run", "--resume", "n.jsonl", "--evals", "100", "--report", str(linked)), "--report",
+            "the word list of --resume")
+    if how == "named":  # (a relative list given here is a path, refused before)
+        refused(_in(env, work, "show", "abcd", "--size", "2x2", "--wordlist", spec, "--svg", str(linked)), "--svg",
+                f"--wordlist {spec}")
+    assert words.read_bytes() == before

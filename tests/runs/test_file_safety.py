@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -221,3 +222,42 @@ def test_a_tail_over_the_limit_is_skipped_and_cut(tmp_path: Path, monkeypatch: p
     finally:
         os.close(fd)
     assert path.read_bytes() == start + b"\n" + improved + b"\n"
+
+
+# -- a FIFO as word list (issue 76, defect 4) ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def proof_of_a_relative_list(cli_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """A 2x2 proof's run file recording the word list ``words.txt`` (relative)."""
+    folder = tmp_path_factory.mktemp("listed")
+    (folder / "words.txt").write_text("cat\nact\ntab\nbat\n")
+    result = subprocess.run([exe(), "run", "--searcher", "bnb", "--size", "2x2", "--wordlist", "words.txt",
+                             "-o", "min-score", "1", "--progress", "none", "--out", "proof.jsonl"],
+                            capture_output=True, text=True, env=cli_env, cwd=folder, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return (folder / "proof.jsonl").read_bytes()
+
+
+@pytest.mark.parametrize("command", ["score", "run", "verify", "resume", "report", "merge"])
+def test_a_fifo_as_word_list_is_refused_not_waited_on(cli_env: dict[str, str], tmp_path: Path,
+                                                      proof_of_a_relative_list: bytes, command: str) -> None:
+    """``open()`` of a FIFO waits for a writer for ever: every command that
+    reads a word list (given, or recorded in a run file) refuses it in one
+    line instead (``report`` says why its page has no words)."""
+    os.mkfifo(tmp_path / "words.txt")
+    (tmp_path / "proof.jsonl").write_bytes(proof_of_a_relative_list)
+    args = {"score": ["score", "--wordlist", "words.txt", "--size", "2x2", "abcd"],
+            "run": ["run", *TINY, "--size", "2x2", "--wordlist", "words.txt"],
+            "verify": ["verify", "proof.jsonl"],
+            "resume": ["run", "--resume", "proof.jsonl"],
+            "report": ["report", "proof.jsonl", "--out", "page.html"],
+            "merge": ["merge", "proof.jsonl", "--out", "merged.jsonl"]}[command]
+    # a short timeout: a command that waits on the FIFO fails the test, not the suite
+    result = subprocess.run([exe(), *args], capture_output=True, text=True, env=cli_env, cwd=tmp_path, timeout=120)
+    if command == "report":  # the page is made without the words, and says why
+        assert result.returncode == 0, result.stderr
+        assert "words.txt&#x27; is a FIFO, not a file" in (tmp_path / "page.html").read_text()
+    else:
+        assert_one_line_error(result, "word list 'words.txt' is a FIFO, not a file")
+    assert stat.S_ISFIFO(os.stat(tmp_path / "words.txt").st_mode)

@@ -230,7 +230,7 @@ def test_verify_says_what_it_checks_on_stderr(proof: Path, run_cli: Run) -> None
     steps = ["verify: reading and re-scoring proof.jsonl", "verify: checking that every class is recorded once",
              "verify: witnesses: 40 seeded climbs", "verify: witnesses: the one-change neighbours of",
              "verify: witnesses: hops from the best boards of", "verify: re-solving class records for",
-             "verify: witnesses: basin hops for", "verify: one task solved again without the compiled kernel"]
+             "verify: witnesses: basin hops, ", "verify: one task solved again without the compiled kernel"]
     at = [next(i for i, line in enumerate(lines) if line.startswith(step)) for step in steps]
     assert at == sorted(at), done.stderr
 
@@ -357,3 +357,37 @@ def test_a_worker_killed_while_verify_re_solves_is_replaced(proof: Path, registr
     result = verify_runs([str(proof)], registries, recheck=None, progress=say, jobs=2)
     assert killed, "no worker was killed"
     assert len(result.witness.resolved) == len(whole.witness.resolved) and result.best == whole.best
+
+
+@pytest.mark.parametrize("seed", ["5", None])
+def test_a_re_solve_hole_names_the_seed_that_repeats_it(proof: Path, tmp_path: Path, run_cli: Run,
+                                                        seed: str | None) -> None:
+    """Issue 76, defect 7: a hole found by a witness (here the re-solving: a
+    pruned class's root bound raised by 1, which nothing else checks) names the
+    seed, given or fresh, so the check can be repeated: the same seed gives
+    the same line."""
+    records = run_records(proof)
+    # a whole class pruned below the min score, and still below it
+    i = _first(records, lambda r: r.get("class") is not None and not r.get("part") and r.get("pruned")
+               and isinstance(r.get("root_bound"), int) and r["root_bound"] + 1 < int(MIN_SCORE))
+    records[i]["record"]["root_bound"] += 1
+    path = _write(tmp_path / "f.jsonl", records)
+    out = _hole(run_cli, path, "--recheck", "all", *(["--seed", seed] if seed else []))
+    found = re.search(r"\(seed (\d+): --seed \1 repeats this check\)$", out.strip())
+    assert out.startswith("NOT verified: witness:") and "root bound" in out and found, out
+    assert seed is None or found.group(1) == seed, out
+    assert _hole(run_cli, path, "--recheck", "all", "--seed", found.group(1)) == out
+
+
+def test_the_basin_hops_are_a_count_set_by_the_budget(proof: Path, registries: Registries) -> None:
+    """Issue 76, defect 7: the hops were made for a share of the CPU, so a
+    seed repeated them only as far as the machine was as fast (958 hops
+    against 966): now their number is set by the budget alone, and a seed
+    repeats them exactly; the summary says how many there were."""
+    from boggle_opt.runs.recheck import HOPS_PER_SECOND, hop_count
+
+    assert hop_count(0.001) == HOPS_PER_SECOND  # a second's worth at the least
+    assert hop_count(30.0) == round(HOPS_PER_SECOND * 7.5) and hop_count(1e9) == 60 * HOPS_PER_SECOND
+    assert hop_count(8.0) == 2 * HOPS_PER_SECOND
+    made = [verify_runs([str(proof)], registries, recheck=0, seed=9, budget=0.001).witness for _ in range(2)]
+    assert made[0].hops == made[1].hops == hop_count(0.001) and made[0].hop_hits == made[1].hop_hits
