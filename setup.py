@@ -41,20 +41,8 @@ def extra_compile_args(compiler_type: str, args: list[str]) -> list[str]:
     return list(args)
 
 
-class BuildExt(build_ext):
-    """Adds the GCC/Clang-only flags by the compiler that build_ext really
-    uses (``--compiler`` or the platform's default), known only once it runs."""
-
-    def build_extensions(self) -> None:
-        for ext in self.extensions:
-            ext.extra_compile_args = extra_compile_args(self.compiler.compiler_type,
-                                                        ext.extra_compile_args)
-        super().build_extensions()
-
-
-def ext_modules() -> list[Extension]:
-    if os.environ.get("BOGGLE_OPT_PURE", "") not in ("", "0"):
-        return []
+def compiled_core() -> list[Extension]:
+    """mypyc's extensions for COMPILED_MODULES (it type-checks, then writes the C)."""
     from mypyc.build import mypycify
 
     # The compiled modules sit in the boggle_opt package, whose __init__
@@ -67,5 +55,36 @@ def ext_modules() -> list[Extension]:
     )
 
 
+# Stands in for the compiled core until something is built: a pip install runs
+# this file three times (build requirements, metadata, the build) and only the
+# last needs mypyc's C (docs/benchmarks.md). Any extension at all makes the
+# wheel platform-specific.
+PENDING_CORE = Extension("boggle_opt.core.pending", sources=[])
+# setuptools commands that only write metadata or gather sources (they still
+# finalize build_ext, to list its source files)
+METADATA_COMMANDS = frozenset({"egg_info", "dist_info", "sdist", "check"})
+
+
+class BuildExt(build_ext):
+    """Runs mypyc when extensions are built, and adds the GCC/Clang-only flags
+    by the compiler that build_ext really uses (``--compiler`` or the
+    platform's default), known only once it runs."""
+
+    def finalize_options(self) -> None:
+        modules = self.distribution.ext_modules or []
+        building = not set(self.distribution.commands) <= METADATA_COMMANDS
+        if PENDING_CORE in modules and building:
+            self.distribution.ext_modules = [m for m in modules if m is not PENDING_CORE] + compiled_core()
+        super().finalize_options()
+
+    def build_extensions(self) -> None:
+        for ext in self.extensions:
+            ext.extra_compile_args = extra_compile_args(self.compiler.compiler_type,
+                                                        ext.extra_compile_args)
+        super().build_extensions()
+
+
+pure = os.environ.get("BOGGLE_OPT_PURE", "") not in ("", "0")
+
 if __name__ == "__main__":  # setuptools runs this file as __main__; tests import it
-    setup(ext_modules=ext_modules(), cmdclass={"build_ext": BuildExt})
+    setup(ext_modules=[] if pure else [PENDING_CORE], cmdclass={"build_ext": BuildExt})
