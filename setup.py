@@ -72,8 +72,7 @@ class BuildExt(build_ext):
 
     def finalize_options(self) -> None:
         modules = self.distribution.ext_modules or []
-        building = not set(self.distribution.commands) <= METADATA_COMMANDS
-        if PENDING_CORE in modules and building:
+        if PENDING_CORE in modules and not set(self.distribution.commands) <= METADATA_COMMANDS:
             self.distribution.ext_modules = [m for m in modules if m is not PENDING_CORE] + compiled_core()
         super().finalize_options()
 

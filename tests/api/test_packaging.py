@@ -4,6 +4,8 @@ wheel build's pins."""
 from __future__ import annotations
 
 import importlib.util
+import re
+import tomllib
 import types
 from pathlib import Path
 
@@ -50,3 +52,21 @@ def test_gcc_only_flags_go_only_to_gcc_style_compilers(
     assert seen["boggle_opt.core.x"][0] == "-DX"  # mypyc's own flags kept
     cmd.build_extensions()  # a second build does not add it twice
     assert seen["boggle_opt.core.x"].count(flag) == int(gets_flag)
+
+
+def test_mypy_librt_and_cibuildwheel_are_pinned_together() -> None:
+    """The wheels are built with the mypy that the tests type-check with, the
+    librt its C calls, and one exact cibuildwheel (pyproject.toml says they
+    move together)."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    build = project["build-system"]["requires"]
+    pins = {re.split(r"[=<>]", r)[0]: r for r in build}
+    assert re.fullmatch(r"mypy==[\d.]+", pins["mypy"]), pins["mypy"]
+    assert pins["mypy"] in project["project"]["optional-dependencies"]["test"]
+    assert pins["librt"] in project["project"]["dependencies"]
+    workflow = (REPO / ".github" / "workflows" / "wheels.yml").read_text(encoding="utf-8")
+    uses = re.findall(r"uses: pypa/cibuildwheel@(\S+)", workflow)
+    assert uses and all(re.fullmatch(r"v\d+\.\d+\.\d+", u) for u in uses), uses
+    wheels = project["tool"]["cibuildwheel"]
+    assert wheels["build"] == ["cp311-*", "cp312-*", "cp313-*", "cp314-*"]
+    assert project["project"]["requires-python"] == ">=3.11"
