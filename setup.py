@@ -7,6 +7,7 @@ the install.
 from __future__ import annotations
 
 import os
+import sys
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -29,14 +30,15 @@ COMPILED_MODULES = [
 
 # Flags only GCC and Clang (and MinGW's GCC) understand; MSVC stops at an
 # unknown one. -fno-semantic-interposition lets the C compiler inline small
-# helpers across functions.
+# helpers across functions in an ELF shared library; macOS's Mach-O has no
+# such interposition, and Apple's clang calls the flag unused.
 GCC_STYLE_COMPILERS = frozenset({"unix", "mingw32", "cygwin"})
 GCC_STYLE_FLAGS = ["-fno-semantic-interposition"]
 
 
-def extra_compile_args(compiler_type: str, args: list[str]) -> list[str]:
+def extra_compile_args(compiler_type: str, platform: str, args: list[str]) -> list[str]:
     """``args`` with the GCC/Clang-only flags added where the compiler takes them."""
-    if compiler_type in GCC_STYLE_COMPILERS:
+    if compiler_type in GCC_STYLE_COMPILERS and platform != "darwin":
         return [*args, *(f for f in GCC_STYLE_FLAGS if f not in args)]
     return list(args)
 
@@ -78,8 +80,8 @@ class BuildExt(build_ext):
 
     def build_extensions(self) -> None:
         for ext in self.extensions:
-            ext.extra_compile_args = extra_compile_args(self.compiler.compiler_type,
-                                                        ext.extra_compile_args)
+            ext.extra_compile_args = extra_compile_args(
+                self.compiler.compiler_type, sys.platform, ext.extra_compile_args)
         super().build_extensions()
 
 
