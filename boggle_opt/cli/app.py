@@ -598,10 +598,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             regs = load_plugins(strict=bool(ns.strict_plugins), extra=plugin_specs(ns.plugins or []))
             for warning in regs.warnings:
                 print(f"{PROG}: warning: {warning}", file=sys.stderr)  # one line, as an error
-            if getattr(ns, "wordlist", "") is None and not running:
+            if getattr(ns, "wordlist", "") is None and hasattr(ns, "language") and not running:
                 from ..registry.dictionaries import default_wordlist
 
-                # no list named: the language's own (run resolves its own: a resumed run's is in its file)
+                # no list named: the language's own (run resolves its own: a resumed run's
+                # is in its file; verify's --wordlist stands in for a run file's)
                 ns.wordlist = default_wordlist(ns.language, regs)
             code: int = ns.run(ns, regs, out)
         return code if running else signals.status(code)
