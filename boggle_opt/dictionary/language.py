@@ -67,6 +67,7 @@ class Language:
                 word = self.spell(entry)
                 reason = "" if word else unspelled(entry)
             if not word:
+                reason = reason or "not a word in this language"  # a plugin's speller may give none
                 count[reason] = count.get(reason, 0) + 1
             elif len(word) < min_letters:
                 reason = f"fewer than {min_letters} letters"
