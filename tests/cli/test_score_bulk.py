@@ -63,7 +63,8 @@ def test_json_without_multi_leaves_multi_out(run_cli, tmp_path):
     (line,) = run_cli("score", "cat", "--size", "3x1", "--wordlist", str(path), "--json"
                       ).stdout.splitlines()
     assert json.loads(line) == {"board": "cat", "size": "3x1", "score": 1, "words": 1,
-                                "tiles": ["c", "a", "t"], "canonical": "cat", "rule": "standard", "wordlist": {"name": str(path), "words": 2}}
+                                "tiles": ["c", "a", "t"], "canonical": "cat", "rule": "standard", "wordlist": {"name": str(path), "words": 2},
+                                "language": "english"}
 
 
 @pytest.mark.parametrize("options", [[], ["--words"]])
