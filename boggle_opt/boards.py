@@ -75,11 +75,8 @@ def geometry_for(board: str, size: str | None, hint: str = "size='CxR'",
     text = board.strip()
     try:
         letters = check_letters(board) if alphabet.symbols == LATIN else alphabet.read(board)
-    except BoardError:
-        if len(text) <= _ECHOED:
-            raise
-        bad = next(ch for ch in text.lower() if not "a" <= ch <= "z")
-        raise BoardError(f"bad board {_shown(text)}: character {bad!r} is not a letter a-z") from None
+    except BoardError as exc:
+        raise _named(exc, text, alphabet) from None
     if size is not None:
         geometry = make_geometry(*parse_size(size))
         if len(letters) != geometry.n and len(letters) > _ECHOED:
@@ -95,11 +92,24 @@ def geometry_for(board: str, size: str | None, hint: str = "size='CxR'",
     return make_geometry(cols, rows)
 
 
+def _named(exc: BoardError, text: str, alphabet: Alphabet) -> BoardError:
+    """A bad board's error as the alphabet words it: the first bracket or
+    character that is no tile, with the language's tiles (``[th] is not a
+    tile of french (a-z)``) and the letter to write for an accented one;
+    ``exc`` itself where every character is a tile (a board of the wrong
+    length)."""
+    why = alphabet.problem(text.lower())
+    return BoardError(f"bad board {_shown(text)}: {why}") if why else exc
+
+
 def read_board(text: str, geometry: Geometry, alphabet: Alphabet = ENGLISH) -> str:
     """A board as written (English: letters, ``q`` for Qu; ``[th]`` for a
     multi-letter tile) checked for ``geometry``: one symbol a cell."""
     if alphabet.symbols == LATIN:
-        return geometry.parse(text)
+        try:
+            return geometry.parse(text)
+        except BoardError as exc:
+            raise _named(exc, text.strip(), alphabet) from None
     board = alphabet.read(text)
     if len(board) != geometry.n:
         raise BoardError(f"bad board {_shown(text.strip())}: {len(board)} tiles, "

@@ -13,11 +13,27 @@ from boggle_opt.dictionary.language import Language, Speller
 
 TILES = latin("french")
 
+#: why an elided ``qu'`` is no word (census); wfrench writes 14 of them with
+#: the apostrophe as an accent on the u (``jusqú``, ``quelqúun``): French has
+#: no ú, so an entry holding one is such an elision
+ELISION = "elision (qu' written as qú)"
+
+
+class FrenchSpeller(Speller):
+    """French's spelling, with ``qú`` read as the elided ``qu'`` it stands for:
+    ``jusqú`` is ``jusqu'``, no word (an apostrophe drops an entry)."""
+
+    def why(self, entry: str) -> tuple[str, str]:
+        if "qú" in entry.lower():
+            return "", ELISION
+        return super().why(entry)
+
+
 FRENCH = Language(
     "french",
     "French: a-z with Qu; accents and the cedilla dropped (été -> ete, cœur -> coeur)",
     TILES,
-    Speller(TILES),
+    FrenchSpeller(TILES),
     wordlist="french",
     dice=("french-4x4", "french-5x5"),
     aliases=("fr", "francais"),

@@ -111,7 +111,7 @@ def read(entry: SystemList) -> list[str]:
 
 def source(entry: SystemList) -> WordListSource:
     return WordListSource(entry.name, entry.summary, lambda: read(entry), entry.aliases,
-                          status=lambda: status(entry), language=entry.language,
+                          status=lambda: status(entry), language=entry.language, package=entry.package,
                           file=lambda: str(path_of(entry)))
 
 

@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from .. import defaults
 from .._version import __version__
 from .bound import add_parser as add_bound_parser
-from .args import (IgnoredOption, add_language, add_min_letters, add_option_pairs, cache_choice, option_pairs, interval, jobs, positive_int,
+from .args import (WORDLIST_HELP, IgnoredOption, add_language, add_min_letters, add_option_pairs, cache_choice, option_pairs, interval, jobs, positive_int,
                    scheduler, score, seconds, seed)
 from . import output
 from .dice import add_constraint_options
 from .dice import add_parser as add_dice_parser
+from .languages import add_parser as add_languages_parser
 from .plan import add_parser as add_plan_parser
 from ..boards import grid
 from ..core import COMPILED
@@ -432,7 +433,7 @@ def _add_run_parser(sub: Any) -> None:
     )
     run.add_argument("--rule", metavar="NAME", help=f"scoring rule (default: {defaults.RULE})")
     run.add_argument("--size", metavar="CxR", help=f"board size CxR (default: {defaults.SIZE})")
-    run.add_argument("--wordlist", metavar="NAME|PATH", help="word list name or file (default: embedded)")
+    run.add_argument("--wordlist", metavar="NAME|PATH", help=WORDLIST_HELP)
     add_language(run)
     add_min_letters(run)
     run.add_argument("--seed", type=seed, metavar="N", help="random seed (default: a fresh one, shown)")
@@ -521,8 +522,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_show_parser(sub)
     add_report_parser(sub)
 
-    plugins = sub.add_parser("plugins", help="list searchers, rules and word lists")
+    plugins = sub.add_parser("plugins", help="list the plugins and all they register: searchers, executors, "
+                                             "rules, word lists, dice sets, languages")
     plugins.set_defaults(run=cmd_plugins)
+    add_languages_parser(sub)
     _add_run_parser(sub)
     add_bound_parser(sub)
     add_dice_parser(sub)
@@ -613,6 +616,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             regs = load_plugins(strict=bool(ns.strict_plugins), extra=plugin_specs(ns.plugins or []))
             for warning in regs.warnings:
                 print(f"{PROG}: warning: {warning}", file=sys.stderr)  # one line, as an error
+            if getattr(ns, "wordlist", "") is None and hasattr(ns, "language") and not running:
+                from ..registry.dictionaries import default_wordlist
+
+                # no list named: the language's own (run resolves its own: a resumed run's
+                # is in its file; verify's --wordlist stands in for a run file's)
+                ns.wordlist = default_wordlist(ns.language, regs)
             try:
                 check_file_args(ns, regs)  # again: word lists by name are files now known
             except FileRefused as exc:

@@ -95,13 +95,15 @@ def interval(text: str) -> float:
     return value
 
 
+#: ``--wordlist``'s help: with no list named, ``--language``'s own is played
+WORDLIST_HELP = "word list name or file (default: the language's own list; embedded for English)"
+
+
 def add_rule_and_wordlist(parser: argparse.ArgumentParser) -> None:
     """``--rule`` and ``--wordlist``, with their defaults, for a command that
     scores (``run`` has its own: a resumed run takes them from its file)."""
     parser.add_argument("--rule", default=defaults.RULE, metavar="NAME", help=f"scoring rule (default: {defaults.RULE})")
-    parser.add_argument(
-        "--wordlist", default=defaults.WORDLIST, metavar="NAME|PATH", help="word list name or file (default: embedded)"
-    )
+    parser.add_argument("--wordlist", metavar="NAME|PATH", help=WORDLIST_HELP)
     add_language(parser)
     add_min_letters(parser)
 
@@ -119,12 +121,18 @@ def add_language(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--language", metavar="NAME",
         help="the word list's language: its tiles and spelling (default: the list's own, "
-             "English for a file; see `boggle-opt plugins`)")
+             "English for a file; see `boggle-opt languages`)")
 
 
 def warn(message: str) -> None:
     """A one-line note on stderr, as the CLI writes its warnings."""
     print(f"boggle-opt: warning: {message}", file=sys.stderr)
+
+
+def note(message: str) -> None:
+    """A one-line note on stderr (what a word list given by path lost)."""
+    if message:
+        print(f"boggle-opt: note: {message}", file=sys.stderr)
 
 
 class DeprecatedAlias(argparse.Action):

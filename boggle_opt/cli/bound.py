@@ -14,7 +14,7 @@ from typing import Any, TextIO
 from ..boards import make_geometry
 from ..core.alphabet import ENGLISH, Alphabet
 from ..proofs.board_classes import check_alphabet, letter_mask, parse_class
-from .args import cache_choice, add_rule_and_wordlist, score
+from .args import cache_choice, add_rule_and_wordlist, note, score
 from ..core.branch import ClassSolver
 from ..signals import let_signals_in
 from ..core.errors import BoardError
@@ -100,6 +100,7 @@ def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     given = _order(ns.order, geometry.n) if ns.order else None
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns), language=ns.language,
                                  min_letters=ns.min_letters)
+    note(dictionary.note)
     solver = ClassSolver(dictionary.trie, geometry, given)
     solver.poll = let_signals_in  # Ctrl-C stops a long solve at once
     masks = [letter_mask(s, symbols) for s in sets]

@@ -49,7 +49,7 @@ from ..registry.registries import Registries
 from ..searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 from ..searching.options import make_options
 from .args import (
-    add_option_pairs, add_rule_and_wordlist, cache_choice, deprecated_alias, option_pairs, positive_int, seed,
+    add_option_pairs, add_rule_and_wordlist, cache_choice, deprecated_alias, note, option_pairs, positive_int, seed,
 )
 from . import output
 from .status import StatusLine
@@ -194,6 +194,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     geometry = size_geometry(ns.size)
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns), language=ns.language,
                                  min_letters=ns.min_letters)
+    note(dictionary.note)
     label, buckets = searcher.buckets(geometry, dictionary.alphabet)
     shown_label = dictionary.alphabet.write(label)  # [ij], not its private symbol
     space = ClassSpace(geometry, [len(b) for b in buckets])

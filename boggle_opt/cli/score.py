@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from ..boards import _shown as shown, geometry_for, read_board
-from .args import cache_choice, CLI_SIZE, add_rule_and_wordlist
+from .args import cache_choice, CLI_SIZE, add_rule_and_wordlist, note
 from ..core.trie import LATIN
 from ..core.errors import BoardError
 from ..core.geometry import Geometry
@@ -71,7 +71,8 @@ class BoardScorer:
         if self.as_json:
             return ""
         columns = "board\tscore\twords" + ("\tdemulti\tmulti" if self.multi else "")
-        return f"# word list: {self.dictionary.label}; rule: {self.dictionary.rule_label}\n# {columns}\n"
+        d = self.dictionary
+        return f"# word list: {d.label}; rule: {d.rule_label}; language: {d.language.name}\n# {columns}\n"
 
     def _scorer(self, board: str) -> tuple[Geometry, Scorer]:
         """The geometry and scorer for a board, checking it (BoardError says what is wrong)."""
@@ -139,8 +140,7 @@ class BoardScorer:
             record["rule"] = d.rule.name
             record["min_letters"] = d.rule.min_letters
             record["wordlist"] = {"name": d.name, "words": d.n_words}
-            if d.language.name != "english":
-                record["language"] = d.language.name
+            record["language"] = d.language.name
             if found is not None:
                 record["found"] = [{"word": w.word, "points": w.points, "path": w.path} for w in found]
             return json.dumps(record) + "\n"
@@ -215,6 +215,7 @@ def cmd_score(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns),
                                  language=ns.language,
                                  min_letters=ns.min_letters)
+    note(dictionary.note)
     scorer = BoardScorer(dictionary, ns.size, ns.words, ns.multi, ns.json)
     for arg in ns.boards:  # a bad board on the command line: its error, not a header first
         if arg != "-":

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..boards import geometry_for, orientation, read_board
 from ..core.alphabet import ENGLISH, Alphabet
+from ..dictionary.language import Language
 from ..core.trie import LATIN
 from ..registry.dictionaries import language_of, wordlist_source
-from .args import cache_choice, CLI_SIZE, add_rule_and_wordlist, deprecated_alias
+from .args import cache_choice, CLI_SIZE, add_rule_and_wordlist, deprecated_alias, note
 from .output import wrote
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
@@ -175,6 +176,15 @@ def svg_picture(
                       subtitle=f"{geometry.size} · {label} · {orientation(geometry, board, alphabet)}")
 
 
+def typed_word(language: Language, raw: str) -> str:
+    """A ``--word`` as its player typed it (``été``, ``garçon``) in the
+    language's spelling (French: ``ete``, ``garcon``), as its list's words are."""
+    word, why = language.typed(raw)
+    if not word:
+        raise BoggleOptError(f"bad word {raw.strip()!r}: no word of {language.name}: {why}")
+    return word
+
+
 def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     from rich.console import Console
 
@@ -184,15 +194,18 @@ def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         check_output(ns.svg)  # a bad path fails before anything is drawn
     if ns.top < 0:
         raise BoggleOptError(f"--top must be >= 0, got {ns.top}")
-    alphabet = language_of(wordlist_source(ns.wordlist, regs), ns.language, regs).alphabet
+    language = language_of(wordlist_source(ns.wordlist, regs), ns.language, regs)
+    alphabet = language.alphabet
+    asked = [typed_word(language, word) for word in ns.words]
     geometry = geometry_for(ns.board, ns.size, CLI_SIZE, alphabet)
     board = read_board(ns.board, geometry, alphabet)
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns),
                                  language=ns.language,
                                  min_letters=ns.min_letters)
+    note(dictionary.note)
     scorer = dictionary.scorer(geometry)
     found = {w.word: (w.points, w.path) for w in scorer.words(board)}
-    words = word_paths(geometry, board, ns.words, found, ns.top, alphabet)
+    words = word_paths(geometry, board, asked, found, ns.top, alphabet)
     drawing = picture(geometry, board, scorer.score(board), len(found), dictionary.label, words, alphabet)
     Console(file=out, highlight=False).print(drawing)
     if ns.svg:

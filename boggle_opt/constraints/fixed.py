@@ -76,7 +76,10 @@ class Constraints:
             pattern = _pattern_cells(fix, alphabet)
             if pattern is None:
                 bad = next((ch for ch in fix if ch != "." and alphabet.code(ch) < 0), "[")
-                raise ConstraintError(f"--fix pattern {fix!r}: {bad!r} is neither {what} nor '.'")
+                # a bracketed tile named whole, an accented letter with the one to write
+                why = alphabet.problem(fix.replace(".", "")) if bad == "[" or alphabet.unaccented(bad) else ""
+                raise ConstraintError(f"--fix pattern {fix!r}: " + (
+                    f"{why} (or '.' for a free cell)" if why else f"{bad!r} is neither {what} nor '.'"))
             if len(pattern) != n:
                 raise ConstraintError(
                     f"--fix pattern {fix!r} has {len(pattern)} cells but a {size} board has {n}"

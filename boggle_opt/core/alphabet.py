@@ -21,6 +21,7 @@ printed, never in a hot loop.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -133,24 +134,55 @@ class Alphabet:
                 end = low.find("]", i)
                 if end < 0:
                     raise BoardError(f"bad board {text.strip()!r}: '[' without ']'")
-                inner = low[i + 1 : end]
-                tile = self._by_letters.get(inner)
+                tile = self._by_letters.get(low[i + 1 : end])
                 if tile is None:
-                    raise BoardError(
-                        f"bad board {text.strip()!r}: [{inner}] is not a tile of {self.name} "
-                        f"({self.describe()})")
+                    raise BoardError(f"bad board {text.strip()!r}: {self.problem(low[i:])}")
                 out.append(tile.symbol)
                 i = end + 1
                 continue
             # (a bracketed tile's private symbol reads as itself: reading is
             # idempotent, so a board read once can be checked again)
             if ch not in self._code:
-                raise BoardError(
-                    f"bad board {text.strip()!r}: character {ch!r} is not a tile of {self.name} "
-                    f"({self.describe()})")
+                raise BoardError(f"bad board {text.strip()!r}: {self.problem(ch)}")
             out.append(ch)
             i += 1
         return "".join(out)
+
+    def problem(self, text: str) -> str:
+        """Why ``text`` (lower case) is not tiles of this alphabet, naming the
+        first bracket or character no tile has, with the tiles: "" if every
+        one is a tile. An accented letter with no tile of its own gets the
+        letter to write (``e`` for ``é``), as the language spells its words."""
+        i = 0
+        while i < len(text):
+            ch = text[i]
+            if ch == "[":
+                end = text.find("]", i)
+                if end < 0:
+                    return "'[' without ']'"
+                inner = text[i + 1 : end]
+                if inner not in self._by_letters:
+                    return f"[{inner}] is not a tile of {self.name} ({self.describe()})"
+                i = end + 1
+                continue
+            if ch not in self._code:
+                what = ("is not a letter a-z" if self.symbols == "abcdefghijklmnopqrstuvwxyz"
+                        else f"is not a tile of {self.name} ({self.describe()})")
+                base = self.unaccented(ch)
+                hint = f"; {self.name} has no {ch!r} tile: write {base!r} for it" if base else ""
+                return f"character {ch!r} {what}{hint}"
+            i += 1
+        return ""
+
+    def unaccented(self, ch: str) -> str:
+        """The tile letters an accented letter is played as once its accents
+        are dropped (``é`` -> ``e``), as every shipped language spells its
+        words; "" if ``ch`` is no such letter."""
+        if not ch.isalpha() or ch in self._code:
+            return ""
+        # NFD splits a letter from its accents (combining marks)
+        base = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+        return base if base != ch and base and all(c in self._code for c in base) else ""
 
     def read_groups(self, text: str, what: str = "buckets") -> str:
         """Groups of tiles apart (buckets ``"[ij]aeiou bcd..."``, ``|`` or
@@ -186,13 +218,13 @@ class Alphabet:
         """The letters a path of cells spells."""
         return "".join(self.tiles[self._code[s]].letters for s in symbols)
 
-    def describe(self, limit: int = 40) -> str:
-        """The tiles, as a message lists them: ``a-z`` for a run of letters."""
+    def describe(self) -> str:
+        """The tiles, as a message lists them (every one: at most 32): ``a-z``
+        for a run of letters."""
         text = " ".join(f"[{t.letters}]" if t.symbol in self._bracketed else t.symbol
                         for t in self.tiles)
         latin = " ".join("abcdefghijklmnopqrstuvwxyz")
-        text = text.replace(latin, "a-z")
-        return text if len(text) <= limit else text[: limit - 3] + "..."
+        return text.replace(latin, "a-z")
 
     # -- words ----------------------------------------------------------------
 

@@ -15,7 +15,9 @@ whole one.
 The folder is the platform's cache folder (``~/.cache/boggle-opt`` on Linux,
 per ``platformdirs``), or ``$BOGGLE_OPT_CACHE``; ``--no-cache`` (``cache=False``)
 skips it. A rule registered from a local file or module has no version to key
-on, so its dictionaries are never cached.
+on, so its dictionaries are never cached. The folder is bounded
+(``$BOGGLE_OPT_CACHE_MB``, default ``DEFAULT_CACHE_MB``): after a file is
+written, the least recently used others are removed until it fits.
 """
 
 from __future__ import annotations
@@ -34,9 +36,15 @@ from pathlib import Path
 from librt.vecs import vec
 from mypy_extensions import i64
 
+from ..core.errors import BoggleOptError
 from ..core.trie import PackedTrie
 
 ENV_CACHE = "BOGGLE_OPT_CACHE"
+#: the cache folder's bound in megabytes (files beyond it are removed, least recently used first)
+ENV_CACHE_MB = "BOGGLE_OPT_CACHE_MB"
+#: the bound unless ``$BOGGLE_OPT_CACHE_MB`` says otherwise: Polish's one
+#: dictionary is about 194 MB, most others 5-40 MB
+DEFAULT_CACHE_MB = 512
 #: bump when the file layout changes (2: the trie's alphabet and aliases)
 FORMAT = 2
 MAGIC = b"BOGLDICT"
@@ -104,12 +112,15 @@ class Built:
         keys: list[bytes] | bytes,
         points: list[int] | bytes,
         trie: PackedTrie,
+        dropped: dict[str, int] | None = None,
     ) -> None:
         self.name = name
         self.n_words = n_words
         self._keys = keys
         self._points = points
         self.trie = trie
+        #: the list's entries that gave no word, by why (``language.census``)
+        self.dropped: dict[str, int] = dict(dropped or {})
 
     @property
     def keys(self) -> list[bytes]:
@@ -162,6 +173,7 @@ def encode(key: str, built: Built) -> bytes:
             "n_words": built.n_words,
             "symbols": built.trie.symbols,
             "spellings": built.trie.spellings,
+            "dropped": built.dropped,
             "sizes": [len(p) for p in parts],
             "crc32": zlib.crc32(payload),
         }
@@ -184,6 +196,7 @@ def decode(data: bytes, key: str) -> Built | None:
         name, n_words, crc = str(header["name"]), int(header["n_words"]), int(header["crc32"])
         symbols = str(header["symbols"])
         spellings = [str(s) for s in header["spellings"]]
+        dropped = {str(k): int(v) for k, v in dict(header.get("dropped", {})).items()}
     except (ValueError, KeyError, TypeError):
         return None
     if not ok or min(sizes) < 0 or start + sum(sizes) != len(data):
@@ -208,7 +221,7 @@ def decode(data: bytes, key: str) -> Built | None:
         return None
     saved: tuple[vec[i64], vec[i64], i64] = (vec[i64](nodes), vec[i64](node_points), n_words)
     trie = PackedTrie([], [], saved, symbols=symbols, aliases=aliases, spellings=spellings)
-    return Built(name, n_words, blob, points, trie)
+    return Built(name, n_words, blob, points, trie, dropped)
 
 
 def _path(folder: Path, key: str) -> Path:
@@ -217,11 +230,56 @@ def _path(folder: Path, key: str) -> Path:
 
 def load(folder: Path, key: str) -> Built | None:
     """The cached dictionary for ``key``, or None if there is no sound file for it."""
+    path = _path(folder, key)
     try:
-        data = _path(folder, key).read_bytes()
+        data = path.read_bytes()
     except OSError:
         return None
-    return decode(data, key)
+    found = decode(data, key)
+    if found is not None:
+        try:
+            os.utime(path)  # used now: eviction removes the least recently used first
+        except OSError:
+            pass
+    return found
+
+
+def cache_limit() -> int:
+    """The cache folder's bound in bytes: ``$BOGGLE_OPT_CACHE_MB`` megabytes,
+    else ``DEFAULT_CACHE_MB``; a value that is no whole number >= 0 is an error."""
+    text = os.environ.get(ENV_CACHE_MB, "").strip()
+    if not text:
+        return DEFAULT_CACHE_MB * 2**20
+    if not text.isdecimal() or len(text) > 12:
+        raise BoggleOptError(f"{ENV_CACHE_MB} must be a whole number of megabytes, got {text[:40]!r}")
+    return int(text) * 2**20
+
+
+def evict(folder: Path, keep: Path, limit: int) -> list[Path]:
+    """Remove cache files, least recently used first (a file's time is its
+    last write or read), until the folder's files fit in ``limit`` bytes;
+    ``keep`` (the file just written) stays. Returns the files removed."""
+    files: list[tuple[float, int, Path]] = []
+    for path in folder.glob("dictionary-*.bin"):
+        try:
+            st = path.stat()
+        except OSError:
+            continue  # removed by another process meanwhile
+        files.append((st.st_mtime, st.st_size, path))
+    total = sum(size for _, size, _ in files)
+    removed: list[Path] = []
+    for _, size, path in sorted(files):
+        if total <= limit:
+            break
+        if path == keep:
+            continue
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        total -= size
+        removed.append(path)
+    return removed
 
 
 def save(folder: Path, key: str, built: Built) -> bool:
@@ -250,7 +308,9 @@ def cached(key: str, build: Callable[[], Built], folder: Path | None = None) -> 
     found = load(folder, key)
     if found is not None:
         return found
+    limit = cache_limit()  # a bad bound is said before the build
     built = build()
-    save(folder, key, built)
+    if save(folder, key, built):
+        evict(folder, _path(folder, key), limit)
     return built
 

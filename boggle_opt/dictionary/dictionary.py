@@ -32,12 +32,14 @@ def build(name: str, lines: Iterable[str], rule: ScoringRule, language: Language
     """Read a word list's words in ``language``, give each the rule's points
     and pack the trie (a key for each way the language's tiles spell a word)."""
     alphabet = language.alphabet
-    keyed = language.keyed(lines, rule.min_letters)
+    dropped: dict[str, int] = {}
+    keyed = language.keyed(lines, rule.min_letters, dropped)
     words = sorted(keyed)
     if not words:
         what = "a-z" if language is ENGLISH else f"{language.name}: {alphabet.describe()}"
         raise WordListError(
-            f"word list {name!r} has no usable words ({what}, {rule.min_letters}+ letters)")
+            f"word list {name!r} has no usable words ({what}, {rule.min_letters}+ letters)"
+            + (f": {drops(dropped)}" if dropped else ""))
     word_points: list[int] = []
     pairs: list[tuple[bytes, int]] = []
     for i, word in enumerate(words):
@@ -61,7 +63,14 @@ def build(name: str, lines: Iterable[str], rule: ScoringRule, language: Language
     ids = [i for _, i in pairs] if len(pairs) > len(words) else None
     trie = PackedTrie(keys, points, symbols=alphabet.symbols, words=ids,
                       spellings=[t.letters for t in alphabet.tiles])
-    return Built(name, len(words), keys, points, trie)
+    return Built(name, len(words), keys, points, trie, dropped)
+
+
+def drops(dropped: dict[str, int]) -> str:
+    """Entries dropped, by why, most first: ``"3 entries dropped: 2 digit; 1 ..."``."""
+    total = sum(dropped.values())
+    parts = "; ".join(f"{n:,} {why}" for why, n in sorted(dropped.items(), key=lambda kv: (-kv[1], kv[0])))
+    return f"{total:,} entr{'y' if total == 1 else 'ies'} dropped: {parts}"
 
 
 class Dictionary:
@@ -92,9 +101,13 @@ class Dictionary:
         #: the tiles a board of this dictionary holds, and how boards are written
         self.alphabet: Alphabet = language.alphabet
         self.n_words = built.n_words
+        #: the list's entries that gave no word, by why (``language.census``)
+        self.dropped = built.dropped
         self._built = built
         self.trie = built.trie
         self._scorers: dict[tuple[int, int], Scorer] = {}
+        #: a line for the user about the list (what a list given by path lost: ``list_note``)
+        self.note = ""
         #: seconds to build, or to read from the cache
         self.build_seconds = time.perf_counter() - start
 

@@ -47,26 +47,59 @@ class Language:
     aliases: tuple[str, ...] = field(default=())
     sources: tuple[str, ...] = field(default=())
 
-    def keyed(self, lines: Iterable[str], min_letters: int = MIN_LETTERS) -> dict[str, list[bytes]]:
+    def keyed(self, lines: Iterable[str], min_letters: int = MIN_LETTERS,
+              dropped: dict[str, int] | None = None) -> dict[str, list[bytes]]:
         """The distinct words of a list's lines, each with its trie keys (every
         way the tiles spell it; ``Alphabet.keys``): spelled, of at least
-        ``min_letters`` letters, and spelled by the tiles in at least one way."""
+        ``min_letters`` letters, and spelled by the tiles in at least one way.
+        ``dropped`` (if given) counts the other entries by why (``census``)."""
         alphabet = self.alphabet
+        why = self.spell.why if isinstance(self.spell, Speller) else None
+        count: dict[str, int] = {} if dropped is None else dropped
         out: dict[str, list[bytes]] = {}
         for line in lines:
             entry = line.strip()
             if not entry:
                 continue
-            word = self.spell(entry)
-            if len(word) >= min_letters and word not in out:
+            if why is not None:
+                word, reason = why(entry)
+            else:
+                word = self.spell(entry)
+                reason = "" if word else unspelled(entry)
+            if not word:
+                reason = reason or "not a word in this language"  # a plugin's speller may give none
+                count[reason] = count.get(reason, 0) + 1
+            elif len(word) < min_letters:
+                reason = f"fewer than {min_letters} letters"
+                count[reason] = count.get(reason, 0) + 1
+            elif word in out:
+                count[SAME_WORD] = count.get(SAME_WORD, 0) + 1
+            else:
                 keys = alphabet.keys(word)
                 if keys:
                     out[word] = keys
+                else:
+                    count[NO_TILING] = count.get(NO_TILING, 0) + 1
         return out
 
     def words(self, lines: Iterable[str], min_letters: int = MIN_LETTERS) -> list[str]:
         """The distinct words of a list's lines, sorted (``keyed``'s words)."""
         return sorted(self.keyed(lines, min_letters))
+
+    def typed(self, text: str) -> tuple[str, str]:
+        """A word as a player types it (any case: ``Été``, ``garçon``), spelled
+        as the language spells its list's entries (French: ``ete``,
+        ``garcon``), and ""; or "" and why the language makes no word of it
+        (``Speller.why``'s reasons)."""
+        entry = text.strip().lower()  # a player's capitals mark no name
+        if not entry:
+            return "", "empty"
+        if isinstance(self.spell, Speller):
+            return self.spell.why(entry)
+        word = self.spell(entry)
+        if word:
+            return word, ""
+        return "", "letters a-z only" if self.spell is english_spell else "not a word in this language"
 
 
 #: English, as every list was read before languages: a-z, ``q`` is Qu
@@ -100,6 +133,9 @@ DIGIT = "digit"
 PROPER_NOUN = "proper noun (capitalised)"
 ABBREVIATION = "abbreviation (two or more capitals)"
 NO_TILE = "a letter no tile spells"
+OTHER_LETTER = "a letter other than a-z (accented, or of another script)"
+SAME_WORD = "the same word as an entry before it (once accents are dropped)"
+NO_TILING = "no tiling (a q without u where q is the Qu tile)"
 
 
 def tile_letters(alphabet: Alphabet) -> frozenset[str]:
@@ -170,30 +206,18 @@ class Census:
 
 def census(language: Language, lines: Iterable[str], min_letters: int = MIN_LETTERS) -> Census:
     """Count a list's entries by what ``language`` makes of them (for the
-    docs' figures and the tests; a Speller says why, any other spell says
-    only "no word")."""
-    why = language.spell.why if isinstance(language.spell, Speller) else None
+    docs' figures, the notes on a list given by path, and the tests)."""
     dropped: dict[str, int] = {}
-    seen: set[str] = set()
-    entries = 0
+    kept = len(language.keyed(lines, min_letters, dropped))
+    return Census(kept + sum(dropped.values()), kept, dropped)
 
-    def drop(reason: str) -> None:
-        dropped[reason] = dropped.get(reason, 0) + 1
 
-    for line in lines:
-        entry = line.strip()
-        if not entry:
-            continue
-        entries += 1
-        word, reason = why(entry) if why else (language.spell(entry), "")
-        if not word:
-            drop(reason or "not a word in this language")
-        elif len(word) < min_letters:
-            drop(f"fewer than {min_letters} letters")
-        elif word in seen:
-            drop("the same word as an entry before it (once accents are dropped)")
-        elif not language.alphabet.keys(word):
-            drop("no tiling (a q without u where q is the Qu tile)")
-        else:
-            seen.add(word)
-    return Census(entries, len(seen), dropped)
+def unspelled(entry: str) -> str:
+    """Why a spell that gives no reasons (English's) made no word of ``entry``."""
+    if any(ch.isdigit() for ch in entry):
+        return DIGIT
+    if not entry.isalpha():
+        return PUNCTUATION
+    if not entry.isascii():
+        return OTHER_LETTER
+    return "not a word in this language"

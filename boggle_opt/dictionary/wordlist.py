@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 from collections.abc import Callable, Iterable
@@ -24,6 +25,10 @@ class WordListSource:
     status: Callable[[], str] | None = None
     #: the language its words are in (a registered language's name)
     language: str = "english"
+    #: the system package that installs it (Debian's and Ubuntu's ``wfrench``), if any
+    package: str = ""
+    #: the encoding its last ``load()`` read the file in (a list given by path)
+    encoding: Callable[[], str] | None = None
     #: the file ``load()`` reads here, if it reads one (None: none, or not
     #: found): no command writes an output over it
     file: Callable[[], str | None] | None = None
@@ -67,6 +72,11 @@ def read_word_file(path: str | Path) -> list[str]:
     """The lines of a word-list file; a clear WordListError if it can't be
     read, is not a regular file (a FIFO would block, ``/dev/zero`` never
     ends) or passes ``MAX_BYTES``."""
+    return read_word_file_as(path)[0]
+
+
+def read_word_file_as(path: str | Path) -> tuple[list[str], str]:
+    """``read_word_file``'s lines, and the encoding they were read in."""
     try:
         data = read_word_bytes(path)
     except OSError as exc:
@@ -74,23 +84,38 @@ def read_word_file(path: str | Path) -> list[str]:
         raise WordListError(f"cannot read word list {str(path)!r}: {reason}") from None
     if len(data) > MAX_BYTES:
         raise WordListError(f"word list {str(path)!r} is larger than {MAX_BYTES // 2**20} MB; not a word list")
-    return decode_word_file(data).splitlines()
+    text, encoding = decoded(data)
+    if "\0" in text:  # no text list holds a NUL: each letter's other byte of UTF-16
+        raise WordListError(f"word list {str(path)!r} holds NUL bytes: UTF-16 without a byte-order mark? "
+                            "save it as UTF-8")
+    return text.splitlines(), encoding
 
 
 def decode_word_file(data: bytes) -> str:
-    """A word list's text: UTF-8 (utf-8-sig: a byte-order mark from a Windows
-    editor is not part of the first word), else the legacy 8-bit encoding of
-    word lists, Windows-1252 (ISO-8859-1 where a byte is not in it), so a
-    French or Swedish list saved the old way keeps its accented words. English
-    reads only a-z, so its words come out the same either way."""
+    """A word list's text (``decoded``)."""
+    return decoded(data)[0]
+
+
+def decoded(data: bytes) -> tuple[str, str]:
+    """A word list's text and its encoding: UTF-16 after its byte-order mark
+    (Windows editors' "Unicode"), UTF-8 (utf-8-sig: a byte-order mark from a
+    Windows editor is not part of the first word), else the legacy 8-bit
+    encoding of word lists, Windows-1252 (ISO-8859-1 where a byte is not in
+    it), so a French or Swedish list saved the old way keeps its accented
+    words. English reads only a-z, so its words come out the same either way."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16"), "UTF-16"
+        except UnicodeDecodeError:
+            pass
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), "UTF-8"
     except UnicodeDecodeError:
         pass
     try:
-        return data.decode("cp1252")
+        return data.decode("cp1252"), "Windows-1252"
     except UnicodeDecodeError:
-        return data.decode("latin-1")  # every byte is a character here
+        return data.decode("latin-1"), "ISO-8859-1"  # every byte is a character here
 
 
 def playable(word: str) -> bool:
@@ -113,4 +138,11 @@ def looks_like_path(spec: str) -> bool:
 
 def path_source(path: str) -> WordListSource:
     """Any file, one word a line: the built-in source for ``--wordlist PATH``."""
-    return WordListSource(path, f"the file {path}", lambda: read_word_file(path), file=lambda: path)
+    read: list[str] = []  # the encoding of the last load
+
+    def load() -> list[str]:
+        lines, encoding = read_word_file_as(path)
+        read[:] = [encoding]
+        return lines
+
+    return WordListSource(path, f"the file {path}", load, encoding=lambda: "".join(read), file=lambda: path)

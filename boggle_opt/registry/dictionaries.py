@@ -11,8 +11,8 @@ import os
 from .. import defaults
 from ..core.errors import BoggleOptError, PluginError
 from ..dictionary.cache import cache_key, cached
-from ..dictionary.dictionary import ENV_NO_CACHE, Dictionary, build
-from ..dictionary.language import ENGLISH, Language
+from ..dictionary.dictionary import ENV_NO_CACHE, Dictionary, build, drops
+from ..dictionary.language import ENGLISH, OTHER_LETTER, SAME_WORD, Language
 from ..dictionary.wordlist import WordListSource, looks_like_path, path_source
 from .registries import Registries, failure
 
@@ -62,8 +62,16 @@ def language_of(source: WordListSource, language: str | None, registries: Regist
     return ENGLISH
 
 
+def default_wordlist(language: str | None, registries: Registries) -> str:
+    """The list played when none is named: ``language``'s own default list
+    (``--language german``: ``ngerman``), else the embedded English list."""
+    if language:
+        return registries.languages.get(language).wordlist or defaults.WORDLIST  # unknown: lists the names
+    return defaults.WORDLIST
+
+
 def load_dictionary(
-    wordlist: str = defaults.WORDLIST,
+    wordlist: str | None = None,
     rule: str = defaults.RULE,
     registries: Registries | None = None,
     cache: bool | None = None,
@@ -73,7 +81,9 @@ def load_dictionary(
     """Build the dictionary for a word list (name or path) and a rule name,
     in ``language`` (a registered language's name; by default the list's own:
     English for a file), with words of ``min_letters`` letters or more
-    (``--min-letters``; None: the rule's own minimum).
+    (``--min-letters``; None: the rule's own minimum). Without ``wordlist``,
+    the language's own default list (``default_wordlist``: the embedded list
+    for English).
 
     Without ``registries`` the plugins are loaded (as the command line loads
     them). Built dictionaries are kept in the cache folder (``dict_cache``);
@@ -86,6 +96,8 @@ def load_dictionary(
 
         registries = load_plugins()
     check_min_letters(min_letters)
+    if wordlist is None:
+        wordlist = default_wordlist(language, registries)
     source = wordlist_source(wordlist, registries)
     entry = registries.rules.entry(rule)
     lang = language_of(source, language, registries)
@@ -102,13 +114,17 @@ def load_dictionary(
             cache = cache and bool(lang_entry.origin.version)
     # a rule from a local file or module has no version to key the cache on
     if not cache or not entry.origin.version:
-        return Dictionary(source.name, lines, entry.item, language=lang, min_letters=min_letters)
-    rule_item = entry.item.with_min_letters(min_letters)
-    # the rule's own minimum is keyed by its release; another one by its number
-    moved = min_letters if rule_item is not entry.item else None
-    key = cache_key(lines, entry.name, entry.origin.release, lang_key, moved)
-    built = cached(key, lambda: build(source.name, lines, rule_item, lang))
-    return Dictionary(source.name, lines, entry.item, built, lang, min_letters)
+        made = Dictionary(source.name, lines, entry.item, language=lang, min_letters=min_letters)
+    else:
+        rule_item = entry.item.with_min_letters(min_letters)
+        # the rule's own minimum is keyed by its release; another one by its number
+        moved = min_letters if rule_item is not entry.item else None
+        key = cache_key(lines, entry.name, entry.origin.release, lang_key, moved)
+        built = cached(key, lambda: build(source.name, lines, rule_item, lang))
+        made = Dictionary(source.name, lines, entry.item, built, lang, min_letters)
+    if wordlist not in registries.wordlists:  # a file: what it lost is said (a registered list's census is in the docs)
+        made.note = list_note(made, source.encoding() if source.encoding else "", language is None)
+    return made
 
 
 def check_min_letters(min_letters: object) -> None:
@@ -117,3 +133,16 @@ def check_min_letters(min_letters: object) -> None:
         return
     if isinstance(min_letters, bool) or not isinstance(min_letters, int) or min_letters < 1:
         raise BoggleOptError(f"min letters must be a whole number >= 1, got {str(min_letters)[:40]}")
+
+
+def list_note(dictionary: Dictionary, encoding: str, own_language: bool) -> str:
+    """One line on what a list given by path lost, as a census counts it
+    (``""`` if it lost only repeated or short words): the encoding it was read in where not UTF-8, and
+    ``--language`` where English dropped accented words."""
+    if all(why == SAME_WORD or why.startswith("fewer than ") for why in dictionary.dropped):
+        return ""  # a word again, or too short for the rule: what every list loses
+    read = f" (read as {encoding}: not UTF-8)" if encoding and encoding != "UTF-8" else ""
+    text = f"word list {dictionary.name!r}{read}: {drops(dictionary.dropped)}"
+    if dictionary.dropped.get(OTHER_LETTER) and own_language:
+        text += "; --language NAME keeps a language's letters (`boggle-opt languages` lists them)"
+    return text

@@ -18,12 +18,12 @@ from typing import Any
 
 from .. import defaults
 from ..boards import size_geometry
-from ..constraints.fixed import NONE, Constraints, require_support
+from ..constraints.fixed import NONE, ConstraintError, Constraints, require_support
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..dictionary.dictionary import Dictionary
 from ..dictionary.language import ENGLISH
-from ..registry.dictionaries import check_min_letters, language_of, load_dictionary, wordlist_source
+from ..registry.dictionaries import check_min_letters, default_wordlist, language_of, load_dictionary, wordlist_source
 from ..searching.driver import Budget, Consumer, Driver, RunState, check_jobs
 from ..proofs.executor import Executor, ExecutorSettings
 from .fingerprints import check_resume, fingerprint, recorded_options
@@ -171,7 +171,15 @@ class RunSpec:
         geometry = size_geometry(size or defaults.SIZE)
         check_min_letters(min_letters)
         dice_set = registries.dice.get(dice) if dice else None
-        lang = language_of(wordlist_source(wordlist or defaults.WORDLIST, registries), language, registries)
+        # no list named: the language's own (--language german plays ngerman)
+        wordlist = wordlist or default_wordlist(language, registries)
+        lang = language_of(wordlist_source(wordlist, registries), language, registries)
+        if word and word.strip():
+            # as the player types it (été), in the language's spelling (ete)
+            spelled, why = lang.typed(word)
+            if not spelled:
+                raise ConstraintError(f"--word {word.strip()!r} is no word of {lang.name}: {why}")
+            word = spelled
         constraints = Constraints.build(geometry, fix, word, dice_set, lang.alphabet)
         require_support(found, constraints)
         chosen = executor or ("dask" if scheduler else "local")
@@ -194,7 +202,7 @@ class RunSpec:
             options=opts,
             size=geometry.size,
             rule=rule or defaults.RULE,
-            wordlist=wordlist or defaults.WORDLIST,
+            wordlist=wordlist,
             seed=secrets.randbits(32) if seed is None else seed,
             budget=budget,
             jobs=jobs,
@@ -330,6 +338,8 @@ class RunSpec:
             # a searcher's word before a new run starts (bnb: a big proof's scale)
             start = getattr(searcher, "start_notes", None)
             notes = tuple(str(n) for n in start(problem)) if callable(start) else ()
+        if problem.dictionary.note:  # what a list given by path lost
+            notes = (problem.dictionary.note, *notes)
         return PreparedRun(
             spec=self,
             searcher=searcher,

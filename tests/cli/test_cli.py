@@ -77,7 +77,7 @@ needs_enable2k = pytest.mark.research_lists("enable2k")
 )
 def test_published_board(run_cli, list_sizes, dims, board, wordlist, rule, score, n_words):
     lines = ok(run_cli("score", board, "--wordlist", wordlist, "--rule", rule, *size_args(dims)))
-    assert lines[0] == f"# word list: {wordlist} ({list_sizes(wordlist):,} words); rule: {rule}"
+    assert lines[0] == f"# word list: {wordlist} ({list_sizes(wordlist):,} words); rule: {rule}; language: english"
     assert lines[1] == "# board\tscore\twords"
     assert rows_of(lines) == [[board, str(score), str(n_words)]]
 
@@ -107,7 +107,7 @@ def test_multi_json(run_cli, list_sizes):
     for record, (board, score, demulti, multi) in zip(records, MULTI):
         assert set(record) == {
             "board", "size", "score", "words", "multi", "demulti", "rule", "wordlist", "canonical",
-            "tiles", "min_letters",
+            "tiles", "min_letters", "language",
         }
         assert record["board"] == board
         # each board's tiles, as they spell words: English's q is "qu"
@@ -133,7 +133,7 @@ def test_json_size_of_rectangle(run_cli):
 def test_header_for_embedded_default(run_cli, list_sizes):
     lines = ok(run_cli("score", "streaedlp"))
     assert list_sizes("embedded") > 100_000
-    assert lines[0] == f"# word list: embedded ({list_sizes('embedded'):,} words); rule: standard"
+    assert lines[0] == f"# word list: embedded ({list_sizes('embedded'):,} words); rule: standard; language: english"
     (row,) = rows_of(lines)
     assert row[0] == "streaedlp" and int(row[1]) > 0 and int(row[2]) > 0
 
@@ -235,7 +235,7 @@ def test_stdin_uppercase_is_lowered(run_cli):
 )
 def test_rule_aliases(run_cli, alias, name, board, score, n_words):
     lines = ok(run_cli("score", board, "--wordlist", "enable2k", "--rule", alias))
-    assert lines[0].endswith(f"; rule: {name}")
+    assert lines[0].endswith(f"; rule: {name}; language: english")
     assert rows_of(lines) == [[board, str(score), str(n_words)]]
 
 
@@ -288,7 +288,7 @@ def test_wordlist_path(run_cli, tmp_path):
     # 'bta' and 'zqu' are made up: only this file can supply them
     path.write_text("cat\nact\nTAC\n  bta \nat\ntac\nzqu\n", encoding="ascii")
     lines = ok(run_cli("score", "catb", "--size", "2x2", "--wordlist", str(path), "--words"))
-    assert lines[0] == f"# word list: {path} (5 words); rule: standard"
+    assert lines[0] == f"# word list: {path} (5 words); rule: standard; language: english"
     (row,) = rows_of(lines)
     assert row == ["catb", "4", "4"]
     found = sorted(ln.split("\t")[0].strip() for ln in lines if ln.startswith("  "))

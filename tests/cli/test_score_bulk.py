@@ -64,7 +64,7 @@ def test_json_without_multi_leaves_multi_out(run_cli, tmp_path):
                       ).stdout.splitlines()
     assert json.loads(line) == {"board": "cat", "size": "3x1", "score": 1, "words": 1,
                                 "tiles": ["c", "a", "t"], "canonical": "cat", "rule": "standard", "min_letters": 3,
-                                "wordlist": {"name": str(path), "words": 2}}
+                                "wordlist": {"name": str(path), "words": 2}, "language": "english"}
 
 
 @pytest.mark.parametrize("options", [[], ["--words"]])

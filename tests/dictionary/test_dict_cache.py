@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,47 @@ def test_embedded_list_round_trip(registries):
     assert list(again.trie.nodes) == list(built.trie.nodes)
     assert list(again.trie.points) == list(built.trie.points)
     assert (again.keys, again.points) == (built.keys, built.points)
+
+
+def test_folder_is_bounded_least_recently_used_first(tmp_path, cache, builds, registries, monkeypatch):
+    """Past ``$BOGGLE_OPT_CACHE_MB`` the least recently used files go (a
+    Polish dictionary is 194 MB; one sitting grew the folder to 478 MB)."""
+    lists = []
+    for i in range(3):  # three lists, three files
+        (tmp_path / str(i)).mkdir()
+        lists.append(words_file(tmp_path / str(i), WORDS + f"extra{'x' * i}\n"))
+    load_dictionary(lists[0], "standard", registries)
+    load_dictionary(lists[1], "standard", registries)
+    first, second = sorted(cache.glob("dictionary-*.bin"), key=lambda p: p.stat().st_mtime)
+    size = first.stat().st_size
+    # the first is read again (used now) and the second made older: it is the least recently used
+    os.utime(second, (1_000_000, 1_000_000))
+    load_dictionary(lists[0], "standard", registries)
+    assert first.stat().st_mtime > second.stat().st_mtime
+    monkeypatch.setenv(dict_cache.ENV_CACHE_MB, "0")  # room for none but the file just written
+    assert dict_cache.cache_limit() == 0
+    load_dictionary(lists[2], "standard", registries)
+    assert len(list(cache.glob("dictionary-*.bin"))) == 1 and not first.exists() and not second.exists()
+    assert size < 2**20
+    # a bound that fits them all removes nothing
+    kept = the_file(cache)
+    assert dict_cache.evict(cache, kept, 2**20) == []
+
+
+def test_evict_removes_oldest_until_it_fits(tmp_path):
+    folder = tmp_path / "c"
+    folder.mkdir()
+    for i, name in enumerate(("a", "b", "c")):
+        path = folder / f"dictionary-{name}.bin"
+        path.write_bytes(b"x" * 100)
+        os.utime(path, (1_000 + i, 1_000 + i))
+    removed = dict_cache.evict(folder, folder / "dictionary-c.bin", 150)
+    assert [p.name for p in removed] == ["dictionary-a.bin", "dictionary-b.bin"]
+    assert [p.name for p in folder.iterdir()] == ["dictionary-c.bin"]
+
+
+def test_bad_cache_bound_is_one_line(run_cli, cli_env, tmp_path):
+    r = run_cli("score", "catsquit", "--wordlist", words_file(tmp_path),
+                env={**cli_env, dict_cache.ENV_CACHE_MB: "lots", dict_cache.ENV_CACHE: str(tmp_path / "c")})
+    assert r.returncode == 1 and r.stderr.strip().endswith("BOGGLE_OPT_CACHE_MB must be a whole number of "
+                                                           "megabytes, got 'lots'"), r.stderr

@@ -8,7 +8,7 @@ import pytest
 from boggle_opt.dictionary.language import ENGLISH, Language, Speller, census
 from boggle_opt.languages.dutch import DUTCH
 from boggle_opt.languages.english_dl import ENGLISH_DL
-from boggle_opt.languages.french import FRENCH
+from boggle_opt.languages.french import ELISION, FRENCH
 from boggle_opt.languages.german import GERMAN
 from boggle_opt.languages.italian import ITALIAN
 from boggle_opt.languages.polish import POLISH
@@ -34,7 +34,9 @@ class TestEnglishDoubleLetter(LanguageConformance):
 class TestFrench(LanguageConformance):
     language = FRENCH
     samples = {"été": "ete", "noël": "noel", "français": "francais", "cœur": "coeur",
-               "nævus": "naevus", "aujourd'hui": "", "arc-en-ciel": "", "Paris": "", "où": "ou"}
+               "nævus": "naevus", "aujourd'hui": "", "arc-en-ciel": "", "Paris": "", "où": "ou",
+               # wfrench writes qu' as qú: an elision, no word (issue 78.12)
+               "jusqú": "", "quelqúun": "", "presqúîle": ""}
 
 
 class TestGerman(LanguageConformance):
@@ -107,6 +109,14 @@ def test_census_counts_each_reason() -> None:
     assert sum(got.dropped.values()) == got.entries - got.kept
     assert isinstance(FRENCH.spell, Speller)
     assert got.dropped["proper noun (capitalised)"] == 1 and got.dropped["digit"] == 1
+
+
+def test_french_elision_written_with_an_accent_is_no_word() -> None:
+    """wfrench writes 14 entries' ``qu'`` as ``qú`` (``jusqú``): each is an
+    elision, dropped with its reason, never the word ``jusqu`` (issue 78.12)."""
+    got = census(FRENCH, ["jusqú", "lorsqú", "quelqúun", "jusque"])
+    assert got.kept == 1 and got.dropped == {ELISION: 3}
+    assert FRENCH.words(["jusqú", "puisqú", "jusque"]) == ["jusque"]
 
 
 def test_every_registered_language_runs_the_kit(registries: Registries) -> None:
