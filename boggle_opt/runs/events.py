@@ -67,7 +67,7 @@ def progress_record(state: RunState, event: Event | None = None) -> dict[str, An
 
 
 def finish_record(state: RunState, word_count: Callable[[str], int], top: int) -> dict[str, Any]:
-    proof = outcome(state.stats, state.settings, state.ranked(), state.stop_reason)
+    proof = outcome(state.stats, state.settings, state.ranked(), state.stop_reason, state.write)
     return {
         **_base("finish", state),
         # first: what a proof proved (complete or not), as the command line states it
