@@ -185,7 +185,7 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
 
 
 def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    from .display import make_display
+    from .display import make_display, panel_grid
     from .report import check_matplotlib, write_report
     from ..runs.runfile import RunFileWriter
     from ..runs.lock import run_lock
@@ -217,9 +217,7 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         # boards as the results list them: canonical, unless fixed cells keep them as found
         form = (lambda board: board) if spec.constraints.fix else problem.geometry.canonical
         alphabet = problem.dictionary.alphabet
-        # the panel draws each cell as its die shows it (IJ, ß), two columns wide
-        display = make_display(style, title, lambda board: grid(problem.geometry, board, alphabet, 2),
-                               sys.stderr, run.word_count,
+        display = make_display(style, title, panel_grid(problem.geometry, alphabet), sys.stderr, run.word_count,
                                every=ns.progress_every, form=form, notes=run.notes, write=alphabet.write)
         if display is not None:
             consumers.append(display)

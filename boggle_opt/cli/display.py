@@ -16,6 +16,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ..boards import grid
+from ..core.alphabet import Alphabet
+from ..core.geometry import Geometry
 from ..proofs import outcome as proof
 from ..searching.driver import Consumer, RunState
 from ..runs.events import event_record, finish_record, note_record, progress_record, start_record
@@ -203,6 +206,13 @@ def _wrapped(text: str, width: int = PLAIN_WIDTH) -> str:
     """A plain line of words (why the run stopped, a note) within ``width``
     columns, its continuation indented."""
     return output.plain(text, width)
+
+
+def panel_grid(geometry: Geometry, alphabet: Alphabet) -> Callable[[str], str]:
+    """How the live panel draws a board: each cell as its die shows it
+    (``Qu``, ``IJ``, ``ß``: never a private symbol, nor ``ß`` upper-cased to
+    ``SS``), two columns wide, so a row is as wide whichever tiles it shows."""
+    return lambda board: grid(geometry, board, alphabet, 2)
 
 
 def _steady(grid: str) -> str:
