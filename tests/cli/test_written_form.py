@@ -147,32 +147,38 @@ def test_run_writes_tiles_in_brackets(run_cli: Cli, tmp_path: Path) -> None:
         assert "\n1\t[ij]" in again.stdout, again.stdout
 
 
-def test_english_dl_run_file_and_verify_name_tiles_as_written(run_cli: Cli, tmp_path: Path) -> None:
-    """Defect 6: an english-dl proof's run file holds ``[er]st[in]``, not
-    ``1st3``, and verify's messages name a board so."""
-    words = _list(tmp_path, "dl.txt", ["inerts", "insert", "inters", "sinter", "inert", "inter", "serin",
-                                       "ers", "erst", "ins", "ser", "sin", "tin", "tins", "nest", "rent",
-                                       "stern"])
-    out = tmp_path / "proof.jsonl"
+#: made-up words whose best 2x2 english-dl boards hold [er] and [in] (25 points)
+DL_WORDS = ["inerts", "insert", "inters", "sinter", "inert", "inter", "serin", "ers", "erst", "ins", "ser",
+            "sin", "tin", "tins", "nest", "rent", "stern"]
+
+
+@pytest.fixture(scope="module")
+def dl_proof(run_cli: Cli, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A 2x2 english-dl proof's run file, and what the run printed."""
+    folder = tmp_path_factory.mktemp("dl-proof")
+    words = _list(folder, "dl.txt", DL_WORDS)
+    out = folder / "proof.jsonl"
     r = run_cli("run", "--searcher", "bnb", "--language", "english-dl", "--wordlist", words, "--size", "2x2",
                 "--min-score", "23", "--out", str(out), "--progress", "none")
     assert r.returncode == 0, r.stderr
-    assert "[er]st[in]" in r.stdout, r.stdout
+    return out, r.stdout
+
+
+def test_english_dl_run_file_and_verify_name_tiles_as_written(
+        run_cli: Cli, tmp_path: Path, dl_proof: tuple[Path, str]) -> None:
+    """Defect 6: an english-dl proof's run file holds ``[er]st[in]``, not
+    ``1st3``, and verify's messages name a board so."""
+    out, printed = dl_proof
+    assert "[er]st[in]" in printed, printed
     text = out.read_text(encoding="utf-8")
     er, in_ = ENGLISH_DL.alphabet.read("[er]"), ENGLISH_DL.alphabet.read("[in]")
     assert '"[er]st[in]"' in text and f'"{er}st{in_}"' not in text
-    v = run_cli("verify", "--recheck", "0", str(out))
-    assert v.returncode == 0, v.stdout + v.stderr
-    proved = " ".join(v.stdout.split()).split("proved: ")[1].split(" (25)")[0]  # the best boards, named
-    first = proved.split(",")[0]
-    assert "[er]" in first and "[in]" in first and not any(ch.isdigit() for ch in first), v.stdout
     # a board recorded with a wrong score: the message names it as written
-    lines = text.splitlines()
-    bad = [json.dumps({**rec, "score": rec["score"] + 1}) if rec["type"] == "improved" else line
-           for line, rec in ((line, json.loads(line)) for line in lines)]
+    bad = [json.dumps({**rec, "score": rec["score"] + 1}) if rec["type"] == "improved" else json.dumps(rec)
+           for rec in map(json.loads, text.splitlines())]
     wrong = tmp_path / "wrong.jsonl"
     wrong.write_text("\n".join(bad) + "\n", encoding="utf-8")
-    v = run_cli("verify", "--recheck", "0", str(wrong))
+    v = run_cli("verify", "--recheck", "0", "--budget", "0.1", str(wrong))
     assert v.returncode != 0
     said = v.stdout + v.stderr
     named = re.search(r"board (\S+) is recorded as 26 points but scores 25", said)
@@ -180,14 +186,10 @@ def test_english_dl_run_file_and_verify_name_tiles_as_written(run_cli: Cli, tmp_
     assert f"{er}st{in_}" not in said
 
 
-def test_older_run_files_still_verify(run_cli: Cli, tmp_path: Path) -> None:
-    """A run file written before (``"board": "1st3"``, buckets in symbols)
-    verifies and is stated as written, gzipped or not."""
-    words = _list(tmp_path, "dl.txt", ["inerts", "insert", "inert", "inter", "erst", "ins", "sin", "tin"])
-    out = tmp_path / "proof.jsonl"
-    r = run_cli("run", "--searcher", "bnb", "--language", "english-dl", "--wordlist", words, "--size", "2x2",
-                "--min-score", "10", "--out", str(out), "--progress", "none")
-    assert r.returncode == 0, r.stderr
+def test_older_run_files_still_verify(run_cli: Cli, tmp_path: Path, dl_proof: tuple[Path, str]) -> None:
+    """A run file written before (``"board": "1st3"``, buckets and classes'
+    boards in symbols) verifies, gzipped, and is stated as written."""
+    out, _ = dl_proof
     alphabet = ENGLISH_DL.alphabet
     text = out.read_text(encoding="utf-8")
     for tile in ("an", "er", "he", "in", "th"):
@@ -195,11 +197,11 @@ def test_older_run_files_still_verify(run_cli: Cli, tmp_path: Path) -> None:
     assert not re.search(r"\[(an|er|he|in|th)\]", text)
     old = tmp_path / "old.jsonl.gz"
     old.write_bytes(gzip.compress(text.encode("utf-8")))
-    v = run_cli("verify", "--recheck", "0", str(old))
+    v = run_cli("verify", "--recheck", "0", "--budget", "0.1", str(old))
     assert v.returncode == 0, v.stdout + v.stderr
-    new = run_cli("verify", "--recheck", "0", str(out))
-    assert v.stdout.split("proved:")[1].split(";")[0] == new.stdout.split("proved:")[1].split(";")[0]
-    assert "[er]" in v.stdout.split("proved:")[1].split(";")[0]
+    proved = " ".join(v.stdout.split()).split("proved: ")[1].split(" (25)")[0]  # the best boards, named
+    first = proved.split(",")[0]
+    assert "[er]" in first and "[in]" in first and not any(ch.isdigit() for ch in first), v.stdout
 
 
 # -- 7, 8: the live panel -------------------------------------------------------------------------
@@ -235,6 +237,24 @@ def test_panel_draws_ij_and_in_as_their_faces() -> None:
     assert rows == ["IJ E  N", "T  I  E", "S  IJ IJ"], rows
     rows = _board_rows(_panel("english-dl", "[in]ate[th]rs[er]a"))
     assert rows == ["In E  S", "A  Th Er", "T  R  A"], rows
+
+
+def test_run_draws_its_panel_so(run_cli: Cli, tmp_path: Path) -> None:
+    """Defects 7 and 8 through ``run`` itself: the panel it draws (rich, to a
+    pipe: its last frame) shows IJ and ß as their dice do."""
+    dutch = _list(tmp_path, "nl.txt", DUTCH_WORDS)
+    r = run_cli("run", "--language", "dutch", "--wordlist", dutch, "--size", "3x3", "--fix", "[ij]...[ij]...[ij]",
+                "--evals", "100", "--seed", "1", "--progress", "rich")
+    assert r.returncode == 0, r.stderr
+    rows = [line.split("│")[1][:11].strip() for line in r.stderr.splitlines()[1:4]]
+    assert rows[0].startswith("IJ ") and rows[1][3:5] == "IJ" and rows[2].endswith("IJ"), r.stderr
+    german = _list(tmp_path, "de.txt", GERMAN_WORDS)
+    r = run_cli("run", "--language", "german", "--wordlist", german, "--size", "3x3", "--fix", "ä..ß..ü..",
+                "--evals", "100", "--seed", "1", "--progress", "rich")
+    assert r.returncode == 0, r.stderr
+    rows = [line.split("│")[1] for line in r.stderr.splitlines()[1:4]]
+    assert rows[0].strip().startswith("Ä  ß  Ü") and "SS" not in r.stderr, r.stderr
+    assert rows[0].index("best score") == rows[1].index("evaluations") == rows[2].index("elapsed"), rows
 
 
 def test_panel_draws_sharp_s_in_its_row() -> None:
