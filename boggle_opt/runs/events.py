@@ -16,6 +16,10 @@ segment started) and ``evaluations`` (boards scored in the segment), plus:
   first ``proof`` (``boggle_opt.proofs.outcome.ProofOutcome``: complete or not, the
   class counts, the min score and where it came from, the statement).
 
+Boards, buckets and part keys are written as people write them (``[ij]``,
+never a tile's private symbol): each consumer passes its records through
+``runs.written.written_record`` as it writes them.
+
 The two consumers differ only in how often they write ``progress``: the run
 file every few seconds (so a killed run knows how much budget it used),
 ``--progress jsonl`` a few times a second.
