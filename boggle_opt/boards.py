@@ -66,15 +66,18 @@ def orientation(geometry: Geometry, board: str, alphabet: Alphabet = ENGLISH) ->
 
 
 def geometry_for(board: str, size: str | None, hint: str = "size='CxR'",
-                 alphabet: Alphabet = ENGLISH) -> Geometry:
+                 alphabet: Alphabet = ENGLISH, stored: bool = False) -> Geometry:
     """The geometry named by ``size`` (``CxR``), else the square one the board fits.
 
     ``hint`` is how the caller's user gives a size (the CLI: ``--size CxR``);
-    ``board`` is written in ``alphabet`` (``read_board`` reads it)."""
+    ``board`` is written in ``alphabet`` (``read_board`` reads it; ``stored``:
+    a board already read, whose private symbols are its own, ``Alphabet.read``)."""
     # the core's messages echo the board whole: a long one is echoed cut short
     text = board.strip()
     try:
-        letters = check_letters(board) if alphabet.symbols == LATIN else alphabet.read(board)
+        # ([qu] is read by the alphabet: a-z boards take the core's fast check)
+        latin = alphabet.symbols == LATIN and "[" not in text
+        letters = check_letters(board) if latin else alphabet.read(board, stored)
     except BoardError as exc:
         raise _named(exc, text, alphabet) from None
     if size is not None:
@@ -102,28 +105,30 @@ def _named(exc: BoardError, text: str, alphabet: Alphabet) -> BoardError:
     return BoardError(f"bad board {_shown(text)}: {why}") if why else exc
 
 
-def read_board(text: str, geometry: Geometry, alphabet: Alphabet = ENGLISH) -> str:
+def read_board(text: str, geometry: Geometry, alphabet: Alphabet = ENGLISH, stored: bool = False) -> str:
     """A board as written (English: letters, ``q`` for Qu; ``[th]`` for a
-    multi-letter tile) checked for ``geometry``: one symbol a cell."""
-    if alphabet.symbols == LATIN:
+    multi-letter tile) checked for ``geometry``: one symbol a cell (``stored``:
+    as ``Alphabet.read`` says)."""
+    if alphabet.symbols == LATIN and "[" not in text:
         try:
             return geometry.parse(text)
         except BoardError as exc:
             raise _named(exc, text.strip(), alphabet) from None
-    board = alphabet.read(text)
+    board = alphabet.read(text, stored)
     if len(board) != geometry.n:
         raise BoardError(f"bad board {_shown(text.strip())}: {len(board)} tiles, "
                          f"but a {geometry.size} board has {geometry.n}")
     return board
 
 
-def grid(geometry: Geometry, board: str, alphabet: Alphabet = ENGLISH) -> str:
-    """The board drawn as rows of its dice's faces (``Qu``, ``Th``, ``Ñ``),
-    each column as wide as its widest face."""
+def grid(geometry: Geometry, board: str, alphabet: Alphabet = ENGLISH, width: int = 1) -> str:
+    """The board drawn as rows of its dice's faces (``Qu``, ``Th``, ``IJ``,
+    ``ß``), each column as wide as its widest face, and at least ``width``
+    (the live panel's 2 keeps a row as wide whichever tiles it shows)."""
     if alphabet.symbols == LATIN:
         return geometry.grid(board)
     faces = alphabet.faces(board)
-    width = max(len(f) for f in faces)
+    width = max(width, *(len(f) for f in faces))
     rows: list[str] = []
     for y in range(geometry.rows):
         cells = [faces[x * geometry.rows + y] for x in range(geometry.cols)]

@@ -25,6 +25,7 @@ BIG_DL = DiceSet(
      "eiilst ceipst ddhnot dhhlor dhhnow dhlnor eiiitt eilpst emottt ensssu "
      "gorrvw iprsyy nootuw ooottu".split()),
     aliases=("bigdl",),
+    alphabet=DOUBLE_LETTER_TILES,  # its faces are english-dl's tiles: that language plays it
 )
 
 

@@ -191,8 +191,10 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         default, default_corners = default_buckets(geometry, symbols, spellings)
         given, given_corners = opts.buckets, opts.corner_buckets
         if alphabet is not None:
-            given = alphabet.read_groups(given, "buckets")
-            given_corners = alphabet.read_groups(given_corners, "corner-buckets")
+            # typed ([ij]aeiou) or from a run file, whose fingerprint may
+            # hold the private symbols older files wrote: both read
+            given = alphabet.read_groups(given, "buckets", stored=True)
+            given_corners = alphabet.read_groups(given_corners, "corner-buckets", stored=True)
         main = parse_buckets(given or default, symbols)
         corner_text = given_corners or ("" if given else default_corners)
         corners = parse_buckets(corner_text, symbols) if corner_text else None

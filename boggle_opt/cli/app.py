@@ -187,7 +187,7 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
 
 
 def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
-    from .display import make_display
+    from .display import make_display, panel_grid
     from .report import check_matplotlib, write_report
     from ..runs.runfile import RunFileWriter
     from ..runs.lock import run_lock
@@ -218,8 +218,9 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
         title = f"{spec.name} · {problem.dictionary.rule_label} · {spec.size} · {problem.dictionary.label}"
         # boards as the results list them: canonical, unless fixed cells keep them as found
         form = (lambda board: board) if spec.constraints.fix else problem.geometry.canonical
-        display = make_display(style, title, problem.geometry.grid, sys.stderr, run.word_count,
-                               every=ns.progress_every, form=form, notes=run.notes)
+        alphabet = problem.dictionary.alphabet
+        display = make_display(style, title, panel_grid(problem.geometry, alphabet), sys.stderr, run.word_count,
+                               every=ns.progress_every, form=form, notes=run.notes, write=alphabet.write)
         if display is not None:
             consumers.append(display)
         driver = run.driver(consumers)
@@ -231,7 +232,7 @@ def cmd_run(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
             if not is_proof(state.stats):
                 raise
             failure = exc  # a proof's failed tasks: its results and statement first
-        proof = outcome(state.stats, state.settings, state.ranked(), state.stop_reason)
+        proof = outcome(state.stats, state.settings, state.ranked(), state.stop_reason, state.write)
         if proof is not None and proof.complete:
             hold_signals()  # proved: a signal from now on changes neither output nor status
         lost = False  # the results could not all be written to stdout

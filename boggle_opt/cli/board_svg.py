@@ -195,7 +195,9 @@ def panels_svg(
 
 
 def board_svg(
-    geometry: Geometry, board: str, path: Sequence[int] = (), *, caption: str = "", note: str = ""
+    geometry: Geometry, board: str, path: Sequence[int] = (), *, caption: str = "", note: str = "",
+    faces: Sequence[str] = (),
 ) -> str:
-    """One board as an SVG string, with ``path`` (cells in spelling order) drawn if given."""
-    return panels_svg(geometry, [Panel(board, path, caption, note)])
+    """One board as an SVG string, with ``path`` (cells in spelling order) drawn if given;
+    ``faces``: each cell as its die shows it (``Alphabet.faces``: ``IJ``, ``ß``)."""
+    return panels_svg(geometry, [Panel(board, path, caption, note, tuple(faces))])

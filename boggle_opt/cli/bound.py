@@ -32,8 +32,8 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "cls", metavar="CLASS",
-        help="one letter set per cell, column-major, e.g. \"lnrsy aeiou ...\", in the tiles' symbols of "
-             "the word list's language (--language); or a board, a tile a cell (its bound counts a word "
+        help="one letter set per cell, column-major, e.g. \"lnrsy aeiou ...\", in the tiles of "
+             "the word list's language (--language; [ij] for a tile of more letters); or a board, a tile a cell (its bound counts a word "
              "once for each set of cells that spells it)",
     )
     p.add_argument("--size", metavar="CxR", help="CxR (default: square root of the number of cells)")
@@ -63,13 +63,16 @@ def class_text(text: str, size: tuple[int, int] | None, alphabet: Alphabet = ENG
     board of another alphabet may write a tile in brackets (``[ij]``)."""
     words = text.split()
     if len(words) != 1:
-        return text
+        # letter sets as people write them ([ij]aeiou): in symbols for parse_class
+        return alphabet.read_groups(text, "class")
     cells = words[0]
-    if not alphabet.plain:
+    if not alphabet.plain or "[" in cells:
         try:
             cells = alphabet.read(cells)
         except BoardError:
-            pass  # not a board: parse_class says what is wrong with it as a class
+            if "[" in cells or any(alphabet.private(ch) for ch in cells):
+                raise  # what people never write, or a tile that is none
+            # not a board: parse_class says what is wrong with it as a class
     if len(cells) >= 4 and (size is None or size[0] * size[1] == len(cells)):
         return " ".join(cells)
     return text
@@ -113,7 +116,7 @@ def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     for s in sets:
         boards *= len(s)
     out.write(f"# word list: {dictionary.label}; rule: {dictionary.rule_label}; size {geometry.size}\n")
-    out.write(f"class\t{' '.join(sets)}\n")
+    out.write(f"class\t{' '.join(alphabet.write(s) for s in sets)}\n")
     out.write(f"boards\t{boards:,}\n")
     out.write(f"cell order\t{','.join(map(str, solver.order))}\n")
     out.write(f"bound\t{tree.bound(tree.root)}\n")

@@ -16,10 +16,14 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ..boards import grid
+from ..core.alphabet import Alphabet
+from ..core.geometry import Geometry
 from ..proofs import outcome as proof
 from ..searching.driver import Consumer, RunState
 from ..runs.events import event_record, finish_record, note_record, progress_record, start_record
 from ..runs.records import describe_stop
+from ..runs.written import written_record
 from ..searching.interface import Event, Progress, Stat
 from . import output
 from .beat import Beat
@@ -204,6 +208,13 @@ def _wrapped(text: str, width: int = PLAIN_WIDTH) -> str:
     return output.plain(text, width)
 
 
+def panel_grid(geometry: Geometry, alphabet: Alphabet) -> Callable[[str], str]:
+    """How the live panel draws a board: each cell as its die shows it
+    (``Qu``, ``IJ``, ``ß``: never a private symbol, nor ``ß`` upper-cased to
+    ``SS``), two columns wide, so a row is as wide whichever tiles it shows."""
+    return lambda board: grid(geometry, board, alphabet, 2)
+
+
 def _steady(grid: str) -> str:
     """A drawn board with each row as wide as two columns a cell: a row
     ending in ``Qu`` is one wider than one ending in a letter, and the
@@ -324,7 +335,7 @@ class RichDisplay:
         parts.extend(Text(note, style="yellow") for note in state.notes[-3:])
         if state.stop_reason and not state.error:  # an error is the command's own line
             parts.append(Text(f"stopped: {_stopped(state)}", style="yellow"))
-            result = proof.outcome(stats, state.settings, state.ranked(), state.stop_reason)
+            result = proof.outcome(stats, state.settings, state.ranked(), state.stop_reason, state.write)
             if result is not None:
                 parts.append(Text(result.statement, style="bold green" if result.complete else "bold red"))
         return Panel(Group(*parts), title=self.title, expand=False)
@@ -448,12 +459,15 @@ class JsonlProgress:
         self.notes = tuple(notes)
         self._last = -1e9
         self._said = 0  # of the run's notes (state.notes)
+        #: a board as people write it (the run's ``RunState.write``, known at start)
+        self._board: Callable[[str], str] = str
 
     def _write(self, record: Mapping[str, Any]) -> None:
-        self.out.write(json.dumps(record) + "\n")
+        self.out.write(json.dumps(written_record(record, self._board)) + "\n")
         self.out.flush()
 
     def start(self, state: RunState) -> None:
+        self._board = state.write
         self._write(start_record(state, state.settings))
         for note in self.notes:
             self._write(note_record(note, state))
@@ -489,19 +503,21 @@ def make_display(
     every: float | None = None,
     form: Callable[[str], str] = str,
     notes: Sequence[str] = (),
+    write: Callable[[str], str] = str,
 ) -> Consumer | None:
     """The consumer for ``--progress STYLE`` (None for ``none``); ``every``:
     seconds between plain lines or jsonl progress records (``--progress-every``);
     ``form``: a board as the results list it (its canonical form), so the
     panel draws the best board as the results' grid does, not a rotation of it;
     ``notes``: the command's notes, which jsonl writes as records (the other
-    styles leave them to the command, which prints them before the run)."""
+    styles leave them to the command, which prints them before the run);
+    ``write``: a board as people write it (``Alphabet.write``: ``[ij]``)."""
     if style == "rich":
         from rich.console import Console
 
         return RichDisplay(title, lambda board: grid(form(board)), Console(file=out))
     if style == "plain":
-        return PlainProgress(out, PLAIN_EVERY if every is None else every, form)
+        return PlainProgress(out, PLAIN_EVERY if every is None else every, lambda board: write(form(board)))
     if style == "jsonl":
         return JsonlProgress(out, 1 / (JSONL_EVERY if every is None else every), word_count=word_count,
                              notes=notes)

@@ -269,7 +269,8 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
                               len(sample))
 
     try:
-        solved, dispatch_cpu = _solve(ns, sample, args, workers, buckets, label, min_score, so_far)
+        solved, dispatch_cpu = _solve(ns, sample, args, workers, buckets, label, min_score, so_far,
+                                      dictionary.alphabet.write)
     except _Interrupted as stop:
         _kept(w, stop.solved, len(sample), so_far(stop.solved))
         raise stop.signal from None
@@ -400,6 +401,7 @@ def _solve(
     ns: argparse.Namespace, sample: list[tuple[int, ...]], args: tuple[Any, ...], workers: int,
     buckets: list[list[str]], label: str, min_score: int,
     so_far: Callable[[list[Measured]], tuple[float, float | None]],
+    write: Callable[[str], str] = str,
 ) -> tuple[list[Measured], float]:
     """The sample solved in ``workers`` worker processes (in this process for
     a run of one job, as the proof would), with progress on stderr; and the
@@ -407,7 +409,7 @@ def _solve(
     ``_Interrupted`` with the classes solved by then."""
     setup = WorkerSetup(MeasuredContext, args, uuid.uuid4().hex)
     session: ExecutorSession = InlineSession(setup) if ns.jobs == 1 else LocalSession(setup, workers)
-    written = _sample_file(ns, label, min_score)
+    written = _sample_file(ns, write(label), min_score)  # tiles as people write them: [ij]
     progress = _Progress(len(sample))
     solved: list[Measured] = []
     first = after = 0.0
@@ -428,7 +430,8 @@ def _solve(
                 m: Measured = item.result
                 solved.append(m)
                 if written is not None:  # line by line: a long sample keeps what it has timed
-                    written.write(" ".join(class_letters(m.result.task.cls, buckets)) + f"\t{m.cpu:.3f}\n")
+                    written.write(" ".join(write(s) for s in class_letters(m.result.task.cls, buckets))
+                                  + f"\t{m.cpu:.3f}\n")
                     written.flush()
             after = time.process_time()
             progress.show(len(solved), f"solving the proof: about {_hours(so_far(solved)[0])} of CPU so far"

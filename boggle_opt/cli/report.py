@@ -29,8 +29,10 @@ from .args import add_verify_jobs, deprecated_alias
 from .status import StatusLine
 from ..proofs.class_tasks import Ledger
 from ..core.errors import BoggleOptError
+from ..core.alphabet import ENGLISH, Alphabet, capitals
 from ..dictionary.rules import letters_note
 from ..core.geometry import Geometry
+from ..core.trie import LATIN
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -136,21 +138,22 @@ def board_words(
 
 def board_card(
     geometry: Geometry, rank: int, board: str, score: int, count: int | None,
-    words: list[FoundWord] | None,
+    words: list[FoundWord] | None, alphabet: Alphabet = ENGLISH,
 ) -> str:
     """One best board: drawn with its longest word's path, then all its words with their points."""
     longest = words[0] if words else None
+    faces = () if alphabet.symbols == LATIN else tuple(alphabet.faces(board))
     if longest is not None:
         pts = f"{longest.points} point{'s' * (longest.points != 1)}"
-        picture = board_svg(geometry, board, longest.path, caption=longest.word.upper(),
-                            note=f"longest word, {pts}")
+        picture = board_svg(geometry, board, longest.path, caption=capitals(longest.word),
+                            note=f"longest word, {pts}", faces=faces)
     else:
-        picture = board_svg(geometry, board)
+        picture = board_svg(geometry, board, faces=faces)
     if count is None and words is not None:
         count = len(words)
     counted = f", {count:,} words" if count is not None else ""
     head = (f'<div class="score">#{rank}: {score:,} points{counted}</div>'
-            f"<code>{html.escape(board)}</code>")
+            f"<code>{html.escape(alphabet.write(board))}</code>")
     listing = ""
     if words:
         items = "".join(
@@ -252,10 +255,11 @@ def _total_classes(run: PastRun) -> int:
         return 0
 
 
-def proof_outcome(run: PastRun) -> tuple[Any, Ledger, list[tuple[str, int]]] | None:
+def proof_outcome(run: PastRun, write: Callable[[str], str] = str,
+                  ) -> tuple[Any, Ledger, list[tuple[str, int]]] | None:
     """What a run file's proof proved, from its class records (the run file is
     the source of truth: the counts are those of its records); None if the
-    run is not a proof."""
+    run is not a proof. ``write``: a board as people write it (``[ij]``)."""
     from ..proofs import outcome as proof
 
     ours = [c for c in run.checkpoints if c.get("kind") == "bnb"]
@@ -281,13 +285,14 @@ def proof_outcome(run: PastRun) -> tuple[Any, Ledger, list[tuple[str, int]]] | N
     for board, score in ledger.boards:
         found[board] = max(score, found.get(board, score))
     ranked = sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))
-    return proof.outcome(stats, run.settings, ranked, _stopped(run)), ledger, ranked
+    return proof.outcome(stats, run.settings, ranked, _stopped(run), write), ledger, ranked
 
 
-def _proof_section(run: PastRun, geometry: Geometry, registries: Registries | None) -> str:
+def _proof_section(run: PastRun, geometry: Geometry, registries: Registries | None,
+                   alphabet: Alphabet = ENGLISH) -> str:
     """The statement first, then classes over time, what classes cost, splits
     and retries, and the boards found with their words."""
-    made = proof_outcome(run)
+    made = proof_outcome(run, alphabet.write)
     if made is None:
         return ""
     result, ledger, ranked = made
@@ -358,13 +363,14 @@ def _proof_section(run: PastRun, geometry: Geometry, registries: Registries | No
             parts.append(f'<p class="sub">Words not listed: {html.escape(why_not)}</p>')
         parts.extend(
             board_card(geometry, rank, board, score, None,
-                       find_words(board) if find_words is not None else None)
+                       find_words(board) if find_words is not None else None, alphabet)
             for rank, (board, score) in enumerate(ranked[:TOP], 1)
         )
         rest = ranked[TOP:]
         if rest:
             body = "".join(
-                f"<tr><td><code>{html.escape(b)}</code></td><td>{s:,}</td></tr>" for b, s in rest[:500]
+                f"<tr><td><code>{html.escape(alphabet.write(b))}</code></td><td>{s:,}</td></tr>"
+                for b, s in rest[:500]
             )
             more = f"<p class='sub'>... and {len(rest) - 500:,} more</p>" if len(rest) > 500 else ""
             parts.append(f'<table class="list"><tr><th>board</th><th>score</th></tr>{body}</table>{more}')
@@ -416,7 +422,11 @@ def render(run: PastRun, registries: Registries | None = None) -> str:
         ("evaluations", f"{run.evaluations:,}"),
         ("improvements recorded", f"{len(run.improved):,}"),
     ]
-    proof_html = _proof_section(run, geometry, registries)
+    from ..runs.runfile import run_alphabet
+
+    # boards as people write them ([ij]), drawn with their dice's faces
+    alphabet = run_alphabet(s, registries)
+    proof_html = _proof_section(run, geometry, registries, alphabet)
     if proof_html:
         # a proof's boards are its section's; a best score over time is flat for it
         best_html = ""
@@ -425,7 +435,7 @@ def render(run: PastRun, registries: Registries | None = None) -> str:
         find_words, why = board_words(s, registries, run) if boards or run.recorded else (None, "")
         cards = [
             board_card(geometry, rank, board, score, words,
-                       find_words(board) if find_words is not None else None)
+                       find_words(board) if find_words is not None else None, alphabet)
             for rank, (board, score, words) in enumerate(boards[:TOP], 1)
         ]
         missing = f'<p class="sub">Words not listed: {html.escape(why)}</p>' if why else ""
@@ -475,7 +485,7 @@ def write_report(run_file: str | Sequence[str], out: str, registries: Registries
     check_paths([*(PathArg("RUNFILE", f, run_file=True) for f in files), *lists,
                  PathArg("report", out, written=True)])
     if len(files) == 1:
-        page = render(read_run_file(files[0]), registries)
+        page = render(read_run_file(files[0], registries), registries)
     else:
         # a proof's shards: verified together and merged, then reported as one run
         from ..runs.merge import merge_runs
@@ -485,7 +495,7 @@ def write_report(run_file: str | Sequence[str], out: str, registries: Registries
             merged = os.path.join(tmp, "merged.jsonl")
             merge_runs(files, merged, registries if registries is not None else load_plugins(), progress=progress,
                        jobs=jobs)
-            page = render(read_run_file(merged), registries)
+            page = render(read_run_file(merged, registries), registries)
     return write_output(out, page, "report")
 
 

@@ -78,8 +78,9 @@ class BoardScorer:
         """The geometry and scorer for a board, checking it (BoardError says what is wrong)."""
         found = self._scorers.get(len(board))
         if found is None:
-            geometry = geometry_for(board, self.size, CLI_SIZE, self.alphabet)
-            read_board(board, geometry, self.alphabet)
+            # (``board`` is already read: its private symbols are its own)
+            geometry = geometry_for(board, self.size, CLI_SIZE, self.alphabet, stored=True)
+            read_board(board, geometry, self.alphabet, stored=True)
             found = self._scorers[len(board)] = (geometry, self.dictionary.scorer(geometry))
         return found
 
@@ -97,7 +98,7 @@ class BoardScorer:
         scorers = self._scorers
         latin, alphabet = self.latin, self.alphabet
         for raw in boards:
-            board = raw.strip().lower() if latin else alphabet.read(raw)
+            board = raw.strip().lower() if latin and "[" not in raw else alphabet.read(raw)
             if not board:
                 continue
             found = scorers.get(len(board))
@@ -106,17 +107,18 @@ class BoardScorer:
             try:
                 score, count = found[1].score_count(board)
             except BoardError:
-                read_board(board, geometry_for(board, self.size, CLI_SIZE, alphabet), alphabet)
+                read_board(board, geometry_for(board, self.size, CLI_SIZE, alphabet, stored=True), alphabet,
+                           stored=True)
                 raise  # (the line above gives the user-facing message)
             out.append(f"{alphabet.write(board)}\t{score}\t{count}\n")
 
     def check(self, text: str) -> tuple[str, Geometry, Scorer]:
         """The board parsed, its geometry and scorer; BoardError says what is wrong."""
-        board = text.strip().lower() if self.latin else self.alphabet.read(text)
+        board = text.strip().lower() if self.latin and "[" not in text else self.alphabet.read(text)
         if not board:
             raise BoardError("empty board")
         geometry, scorer = self._scorer(board)
-        return read_board(board, geometry, self.alphabet), geometry, scorer
+        return read_board(board, geometry, self.alphabet, stored=True), geometry, scorer
 
     def one(self, text: str) -> str:
         """The output for one board, with whatever the options ask for."""

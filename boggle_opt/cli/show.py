@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..boards import geometry_for, orientation, read_board
-from ..core.alphabet import ENGLISH, Alphabet
+from ..core.alphabet import ENGLISH, Alphabet, capitals
 from ..dictionary.language import Language
 from ..core.trie import LATIN
 from ..registry.dictionaries import language_of, wordlist_source
@@ -55,10 +55,13 @@ class WordPath:
 
 
 def find_path(geometry: Geometry, board: str, word: str,
-              alphabet: Alphabet = ENGLISH) -> list[int] | None:
+              alphabet: Alphabet = ENGLISH, fold: bool = False) -> list[int] | None:
     """A path of adjacent, distinct cells spelling ``word`` (each cell spells
-    its tile's letters: ``q`` cells "qu")."""
+    its tile's letters: ``q`` cells "qu"); ``fold``: letters compared as
+    case folding writes them (``ß`` is ``ss``: ``STRASSE`` typed for ``straße``)."""
     spelled = alphabet.cells(board)
+    if fold:
+        spelled, word = [c.casefold() for c in spelled], word.casefold()
 
     def extend(cell: int, at: int, path: list[int]) -> list[int] | None:
         piece = spelled[cell]
@@ -120,7 +123,7 @@ def picture(
     head = Panel(grid(geometry, board, None, faces), title=Text(alphabet.write(board)), expand=False)
     panels = []
     for w in words:
-        shown = w.word.upper()
+        shown = capitals(w.word)
         note = "not in the word list" if w.points is None else f"{w.points} point{'s' * (w.points != 1)}"
         panels.append(Panel(grid(geometry, board, w.path, faces), title=shown, subtitle=note, expand=False))
     summary = Text.assemble(
@@ -152,7 +155,15 @@ def word_paths(
             continue
         spelled = find_path(geometry, board, word, alphabet)
         if spelled is None:
-            raise BoggleOptError(f"the word {word!r} cannot be spelled on {alphabet.write(board)}")
+            # typed in capitals, or ß as ss: the word is the letters its path spells
+            spelled = find_path(geometry, board, word, alphabet, fold=True)
+            if spelled is None:
+                raise BoggleOptError(f"the word {word!r} cannot be spelled on {alphabet.write(board)}")
+            word = alphabet.spell(board[c] for c in spelled)
+            if word in found:
+                points, path = found[word]
+                out.append(WordPath(word, path, points))
+                continue
         out.append(WordPath(word, spelled, None))
     return out
 
@@ -166,7 +177,7 @@ def svg_picture(
 
     faces = () if alphabet.symbols == LATIN else tuple(alphabet.faces(board))
     panels = [
-        Panel(board, w.path, w.word.upper(),
+        Panel(board, w.path, capitals(w.word),
               "not in the word list" if w.points is None else f"{w.points} point{'s' * (w.points != 1)}",
               faces)
         for w in words

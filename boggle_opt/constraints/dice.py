@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (boggle_opt.lazy)
     from ..lazy import numpy as np
 
+from ..core.alphabet import ENGLISH, Alphabet
 from ..core.errors import BoggleOptError
 
 #: boards whose rollability is remembered per set (by their sorted letters)
@@ -42,13 +43,17 @@ class DiceError(BoggleOptError):
 
 @dataclass(frozen=True)
 class DiceSet:
-    """A named set of dice; each die is its six faces as tile symbols (letters,
-    ``q`` for Qu; a multi-letter tile's symbol as its alphabet reads it)."""
+    """A named set of dice; each die is its six faces as tile symbols of
+    ``alphabet`` (letters, ``q`` for Qu; a multi-letter tile's symbol as the
+    alphabet reads it: ``alphabet.read("[an][er]...")``). A set whose faces
+    need more than English's tiles names their alphabet, whose name is the
+    language that plays them (``english-dl`` for the Double Letter cube)."""
 
     name: str
     summary: str
     dice: tuple[str, ...]
     aliases: tuple[str, ...] = ()
+    alphabet: Alphabet = ENGLISH
     _cache: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -70,14 +75,51 @@ class DiceSet:
 
     def check_tiles(self, symbols: str, language: str) -> None:
         """A one-line DiceError unless every face is a tile of the language
-        whose tiles' symbols are ``symbols`` (a set made for another language)."""
+        whose tiles' symbols are ``symbols`` (a set made for another language).
+        ``in_alphabet`` also checks that a face means the same tile there."""
         for i, die in enumerate(self.dice, 1):
             bad = next((ch for ch in die if ch not in symbols), None)
             if bad is not None:
                 raise DiceError(
-                    f"dice set {self.name!r}: die {i} ({die}) has the face {bad!r}, "
-                    f"which is no tile of {language}"
+                    f"dice set {self.name!r}: die {i} ({self.written(die)}) has the face "
+                    f"{self.alphabet.write(bad)!r}, which is no tile of {language}"
                 )
+
+    def written(self, die: str) -> str:
+        """A die's faces as it shows them: ``An Er He In Qu Th``."""
+        return " ".join(self.face(ch) for ch in die)
+
+    def face(self, symbol: str) -> str:
+        """One face as the die shows it (``Qu``, ``Th``, ``Ñ``)."""
+        if self.alphabet.code(symbol) >= 0:
+            return self.alphabet.tile(symbol).face
+        return symbol.upper()  # (a plugin's set that names no alphabet: its own letter)
+
+    def in_alphabet(self, alphabet: Alphabet) -> DiceSet:
+        """The set with its faces as ``alphabet``'s symbols (a face is the
+        tile that spells the same letters there): itself if they are the
+        same; a one-line DiceError naming the first face ``alphabet`` has no
+        tile for, and the language the set is for."""
+        own = self.alphabet
+        if alphabet.symbols == own.symbols and all(
+                a.letters == b.letters for a, b in zip(alphabet.tiles, own.tiles)):
+            return self
+        dice: list[str] = []
+        for i, die in enumerate(self.dice, 1):
+            faces: list[str] = []
+            for ch in die:
+                letters = own.tile(ch).letters if own.code(ch) >= 0 else ch
+                tile = alphabet.by_letters(letters)
+                if tile is None:
+                    hint = (f"; the set is for {own.name}: give --language {own.name}"
+                            if own is not ENGLISH and own.name != alphabet.name else "")
+                    raise DiceError(
+                        f"dice set {self.name!r}: die {i} ({self.written(die)}) has the face "
+                        f"{own.write(ch) if own.code(ch) >= 0 else ch!r}, which is no tile of "
+                        f"{alphabet.name}{hint}")
+                faces.append(tile.symbol)
+            dice.append("".join(faces))
+        return DiceSet(self.name, self.summary, tuple(dice), self.aliases, alphabet)
 
     def check_cells(self, n_cells: int, size: str) -> None:
         """A one-line DiceError unless the set has one die per cell."""
@@ -115,15 +157,21 @@ class DiceSet:
                 need = sum(counts[ch] for ch in group)
                 have = sum(1 for die in self.dice if any(ch in die for ch in group))
                 if have < need:
-                    shown = " or ".join(repr("Qu" if ch == "q" else ch) for ch in group)
+                    shown = " or ".join(repr(self._shown(ch)) for ch in group)
                     return f"it has {need} cells of {shown} but only {have} dice show {shown}"
         letters = _deficient_letters(self.dice, _cells(counts))
         if letters:
             need = sum(counts[ch] for ch in letters)
             have = sum(1 for die in self.dice if any(ch in die for ch in letters))
-            shown = ", ".join(repr("Qu" if ch == "q" else ch) for ch in letters)
+            shown = ", ".join(repr(self._shown(ch)) for ch in letters)
             return f"it has {need} cells of {shown} but only {have} dice show any of them"
         return "no assignment of the dice to the cells shows every letter"
+
+    def _shown(self, symbol: str) -> str:
+        """A cell's tile in a message: its letter, or a tile of more letters
+        as its die shows it (``Qu``, ``Er``)."""
+        face = self.face(symbol)
+        return face if len(face) > 1 else symbol
 
     # -- how likely -----------------------------------------------------------
 

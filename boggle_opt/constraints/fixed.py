@@ -55,6 +55,8 @@ class Constraints:
     #: the alphabet's symbols in code order (English: a-z), and the word as cells
     symbols: str = LATIN
     _key: str = field(default="", compare=False, repr=False)
+    #: the tiles, which write ``fix`` as people write it (``[ij]``, never a private symbol)
+    alphabet: Alphabet = field(default=ENGLISH, compare=False, repr=False)
 
     @classmethod
     def build(
@@ -64,22 +66,28 @@ class Constraints:
         word: str | None = None,
         dice: DiceSet | None = None,
         alphabet: Alphabet = ENGLISH,
+        stored: bool = False,
     ) -> Constraints:
         """Checked constraints for boards of ``geometry`` in ``alphabet``: a
-        one-line ConstraintError if one is malformed or they cannot all hold."""
+        one-line ConstraintError if one is malformed or they cannot all hold.
+        ``stored``: read back from a run file, whose ``--fix`` may hold the
+        private symbols older files wrote (``Alphabet.read``)."""
         fix = (fix or "").strip().lower()
         word = (word or "").strip().lower()
         n, size = geometry.n, geometry.size
         latin = alphabet.symbols == LATIN
         what = "a letter a-z" if latin else f"a tile of {alphabet.name} ({alphabet.describe()})"
         if fix:
-            pattern = _pattern_cells(fix, alphabet)
+            pattern = _pattern_cells(fix, alphabet, stored)
             if pattern is None:
-                bad = next((ch for ch in fix if ch != "." and alphabet.code(ch) < 0), "[")
+                # (a tile's private symbol is no tile to a person: [ij] is)
+                bad = next((ch for ch in fix if ch != "." and (alphabet.code(ch) < 0 or (
+                    alphabet.private(ch) and not stored))), "[")
                 # a bracketed tile named whole, an accented letter with the one to write
                 why = alphabet.problem(fix.replace(".", "")) if bad == "[" or alphabet.unaccented(bad) else ""
-                raise ConstraintError(f"--fix pattern {fix!r}: " + (
-                    f"{why} (or '.' for a free cell)" if why else f"{bad!r} is neither {what} nor '.'"))
+                raise ConstraintError(f"--fix pattern {alphabet.write(fix) if stored else fix!r}: " + (
+                    f"{why} (or '.' for a free cell)" if why
+                    else f"{bad!r} is neither {what} nor '.'{alphabet.bracket_hint()}"))
             if len(pattern) != n:
                 raise ConstraintError(
                     f"--fix pattern {fix!r} has {len(pattern)} cells but a {size} board has {n}"
@@ -103,9 +111,9 @@ class Constraints:
                 )
         if dice is not None:
             dice.check_cells(n, size)
-            dice.check_tiles(alphabet.symbols, alphabet.name)
+            dice = dice.in_alphabet(alphabet)  # its faces as this alphabet's symbols
         nbrs = tuple(tuple(geometry.neighbours(c)) for c in range(n))
-        made = cls(fix if fix.strip(".") else "", word, dice, nbrs, alphabet.symbols, key)
+        made = cls(fix if fix.strip(".") else "", word, dice, nbrs, alphabet.symbols, key, alphabet)
         made._check_feasible()
         return made
 
@@ -126,6 +134,11 @@ class Constraints:
         """The word as cells: ``qu`` is the one cell ``q`` (its alphabet's symbols)."""
         return self._key or self.word.replace("qu", "q")
 
+    @property
+    def written_fix(self) -> str:
+        """The ``--fix`` pattern as people write it: ``[ij]........``."""
+        return "".join("." if ch == "." else self.alphabet.write(ch) for ch in self.fix)
+
     @cached_property
     def fixed(self) -> dict[int, str]:
         return {c: ch for c, ch in enumerate(self.fix) if ch != "."}
@@ -143,8 +156,9 @@ class Constraints:
         return mask
 
     def record(self) -> dict[str, str]:
-        """As a run file records them (and ``--resume`` reads them back)."""
-        out = {"fix": self.fix, "word": self.word, "dice": self.dice.name if self.dice else ""}
+        """As a run file records them (and ``--resume`` reads them back): as
+        people write them (``--fix [ij]........``)."""
+        out = {"fix": self.written_fix, "word": self.word, "dice": self.dice.name if self.dice else ""}
         return {k: v for k, v in out.items() if v}
 
     def describe(self) -> str:
@@ -204,7 +218,7 @@ class Constraints:
         dice = self.dice
         if dice is not None and not dice.can_show(Counter(self.fixed.values())):
             raise ConstraintError(
-                f"dice set {dice.name!r} cannot roll the letters of --fix {self.fix!r}"
+                f"dice set {dice.name!r} cannot roll the letters of --fix {self.written_fix!r}"
             )
         if not self.word:
             return
@@ -219,7 +233,7 @@ class Constraints:
                 found = True
                 break
         if not found:
-            with_fix = f" with --fix {self.fix!r}" if self.fix else ""
+            with_fix = f" with --fix {self.written_fix!r}" if self.fix else ""
             by_dice = f" that dice set {dice.name!r} can roll" if dice is not None else ""
             raise ConstraintError(f"no board{by_dice} holds --word {self.word!r}{with_fix}")
 
@@ -297,7 +311,7 @@ def random_path(
 NONE = Constraints()
 
 
-def _pattern_cells(fix: str, alphabet: Alphabet) -> str | None:
+def _pattern_cells(fix: str, alphabet: Alphabet, stored: bool = False) -> str | None:
     """A --fix pattern as one symbol (or ``.``) a cell, or None if it holds
     something that is no tile: ``alphabet.read`` for each run between dots."""
     out: list[str] = []
@@ -306,7 +320,7 @@ def _pattern_cells(fix: str, alphabet: Alphabet) -> str | None:
             out.append(".")
         if run:
             try:
-                out.append(alphabet.read(run))
+                out.append(alphabet.read(run, stored))
             except BoggleOptError:
                 return None
     return "".join(out)

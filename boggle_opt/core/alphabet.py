@@ -40,6 +40,16 @@ KEY_BASE: Final = 97
 _PRIVATE = "0123456789!#$%&*+=?@^~<>"
 
 
+def capitals(text: str) -> str:
+    """``text`` in capitals, letter by letter, a letter whose capital is two
+    (``ß``: ``SS``) kept as it is: a word's written form is its own letters
+    (``STRAßE``, never ``STRASSE``), as a die's face is."""
+    out = text.upper()
+    if len(out) == len(text):
+        return out
+    return "".join(up if len(up := ch.upper()) == 1 else ch for ch in text)
+
+
 class Tile:
     """One tile: the ``letters`` it spells in words (lower case), the ``face``
     printed on the die (``Qu``, ``Th``, ``Ñ``) and the one-character ``symbol``
@@ -53,8 +63,7 @@ class Tile:
         self.letters = letters
         # a die shows a capital and the rest small (Qu, Th); ß has no
         # one-letter capital in most fonts' eyes ("SS"), so it stays ß
-        first = letters[0].upper()
-        self.face = face or ((first if len(first) == 1 else letters[0]) + letters[1:])
+        self.face = face or (capitals(letters[0]) + letters[1:])
         self.symbol = symbol
 
     def __repr__(self) -> str:
@@ -117,14 +126,28 @@ class Alphabet:
     def tile(self, symbol: str) -> Tile:
         return self.tiles[self._code[symbol]]
 
+    def private(self, symbol: str) -> bool:
+        """Whether ``symbol`` is a bracketed tile's private symbol (``0`` for
+        IJ): a program's, which people never see or type."""
+        return symbol in self._bracketed
+
+    def by_letters(self, letters: str) -> Tile | None:
+        """The tile that spells ``letters`` (``qu``, ``ij``, ``e``), if any."""
+        return self._by_letters.get(letters)
+
     # -- boards ---------------------------------------------------------------
 
-    def read(self, text: str) -> str:
+    def read(self, text: str, stored: bool = False) -> str:
         """A written board (any case; ``[th]`` for a bracketed tile, and the
         face or letters of any multi-letter tile in brackets, ``[qu]``) as one
-        symbol a cell. A character no tile has is a BoardError naming it."""
+        symbol a cell. A character no tile has is a BoardError naming it, and
+        so is a bracketed tile's private symbol (``0`` for IJ): people never
+        type those. ``stored``: text this program wrote before boards were
+        written in brackets (older run files), whose private symbols read as
+        themselves; reading is then idempotent."""
         low = text.strip().lower()
-        if "[" not in low and all(ch in self._code for ch in low):
+        if "[" not in low and all(ch in self._code for ch in low) \
+                and (stored or not any(ch in self._bracketed for ch in low)):
             return low
         out: list[str] = []
         i = 0
@@ -140,10 +163,13 @@ class Alphabet:
                 out.append(tile.symbol)
                 i = end + 1
                 continue
-            # (a bracketed tile's private symbol reads as itself: reading is
-            # idempotent, so a board read once can be checked again)
             if ch not in self._code:
-                raise BoardError(f"bad board {text.strip()!r}: {self.problem(ch)}")
+                raise BoardError(f"bad board {text.strip()!r}: {self.problem(ch)}{self.bracket_hint()}")
+            if ch in self._bracketed and not stored:
+                # a tile's private symbol is no tile to a person: [ij] is
+                raise BoardError(
+                    f"bad board {text.strip()!r}: character {ch!r} is not a tile of {self.name} "
+                    f"({self.describe()}){self.bracket_hint()}")
             out.append(ch)
             i += 1
         return "".join(out)
@@ -184,16 +210,24 @@ class Alphabet:
         base = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
         return base if base != ch and base and all(c in self._code for c in base) else ""
 
-    def read_groups(self, text: str, what: str = "buckets") -> str:
+    def bracket_hint(self) -> str:
+        """How a tile of more letters is written, for an error (or "")."""
+        many = [t for t in self.tiles if t.symbol in self._bracketed]
+        if not many:
+            return ""
+        return f"; a tile of more letters is written in brackets, as [{many[0].letters}]"
+
+    def read_groups(self, text: str, what: str = "buckets", stored: bool = False) -> str:
         """Groups of tiles apart (buckets ``"[ij]aeiou bcd..."``, ``|`` or
         spaces between them) in symbols, a bracketed tile as its symbol; what
-        is not a tile is left for the caller's check to name."""
-        if "[" not in text:
+        is not a tile is left for the caller's check to name (a private
+        symbol too when ``stored``, as ``read`` says)."""
+        if "[" not in text and (stored or not any(ch in self._bracketed for ch in text)):
             return text
         out: list[str] = []
         for group in text.replace("|", " ").split():
             try:
-                out.append(self.read(group))
+                out.append(self.read(group, stored))
             except BoardError as exc:
                 raise BoardError(str(exc).replace("bad board", f"bad {what}", 1)) from None
         return " ".join(out)

@@ -21,7 +21,7 @@ from typing import Any
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..core.trie import LATIN
-from .class_tasks import check_task_record, label_buckets, parse_class_name
+from .class_tasks import check_task_record, label_buckets, parse_class_name, written_part
 
 
 class ClassRecordError(BoggleOptError):
@@ -51,8 +51,10 @@ class RecordChecker:
     alphabet of ``symbols`` (the run's language's; English: a-z)."""
 
     def __init__(self, geometry: Geometry, label: str, min_score: int, score: Callable[[str], int],
-                 symbols: str = LATIN) -> None:
+                 symbols: str = LATIN, write: Callable[[str], str] = str) -> None:
         self.geometry = geometry
+        #: a board as its messages name it (the alphabet's ``write``: ``[ij]``)
+        self.write = write
         self.label = label
         self.symbols = symbols
         self.buckets = label_buckets(label, geometry, symbols)
@@ -100,7 +102,8 @@ class RecordChecker:
         self.structure(rec, where)
         name = str(rec["class"])
         part = str(rec.get("part", ""))
-        label = f"class {name}{' piece ' + part if part else ''}"
+        label = f"class {name}{' piece ' + written_part(part, self.write) if part else ''}"
+        shown = self.write
         if "boards" not in rec:
             raise ClassRecordError(f"{where}: {label} has no boards field")
         raw = rec["boards"]
@@ -115,20 +118,20 @@ class RecordChecker:
                 raise ClassRecordError(f"{where}: {str(pair)[:40]} is not a [board, score] pair")
             board, score = pair[0], int(pair[1])
             if not (len(board) == geometry.n and is_board_text(board, self.symbols)):
-                raise ClassRecordError(f"{where}: board {board[:40]!r} is not a {geometry.size} board")
+                raise ClassRecordError(f"{where}: board {shown(board)[:40]!r} is not a {geometry.size} board")
             if board in seen:
-                raise ClassRecordError(f"{where}: board {board} is listed twice in {label}")
+                raise ClassRecordError(f"{where}: board {shown(board)} is listed twice in {label}")
             seen.add(board)
             canonical = geometry.canonical(board)
             if board != canonical:
-                raise ClassRecordError(f"{where}: board {board} is not canonical ({canonical})")
+                raise ClassRecordError(f"{where}: board {shown(board)} is not canonical ({shown(canonical)})")
             if not any(all(b in s for b, s in zip(variant, sets)) for variant in geometry.variants(board)):
-                raise ClassRecordError(f"{where}: board {board} is not in {label}")
+                raise ClassRecordError(f"{where}: board {shown(board)} is not in {label}")
             actual = self.score(board)
             if actual != score:
-                raise ClassRecordError(f"{where}: board {board} is recorded as {score} points but scores {actual}")
+                raise ClassRecordError(f"{where}: board {shown(board)} is recorded as {score} points but scores {actual}")
             if score < self.min_score:
-                raise ClassRecordError(f"{where}: board {board} scores {score}, below the min score {self.min_score}")
+                raise ClassRecordError(f"{where}: board {shown(board)} scores {score}, below the min score {self.min_score}")
             boards.append((board, score))
         pruned, bound = rec.get("pruned"), rec.get("root_bound")
         if pruned is not None and not isinstance(pruned, bool):

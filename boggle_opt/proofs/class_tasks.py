@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import resource
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,6 +81,14 @@ class ClassTask:
 def part_key(part: Part, symbols: str = LATIN) -> str:
     """A part as run files write it: ``"4a.1e"`` (cell, then its tile's symbol)."""
     return ".".join(f"{cell}{symbols[code]}" for cell, code in part)
+
+
+def written_part(key: str, write: Callable[[str], str]) -> str:
+    """A part key as people write it, each tile by ``write`` (the alphabet's:
+    ``4[ij].1e`` for ``40.1e``, never a private symbol)."""
+    if write is str or not key:
+        return key
+    return ".".join(piece[:-1] + write(piece[-1]) if piece else piece for piece in key.split("."))
 
 
 def parse_part(key: str, symbols: str = LATIN) -> Part:

@@ -10,7 +10,7 @@ its proof section with it and the live panel shows the same counts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Union
 
@@ -102,10 +102,12 @@ class ProofOutcome:
 
 def outcome(
     stats: Mapping[str, Stat], settings: Mapping[str, Any], ranked: list[tuple[str, int]],
-    stop_reason: str,
+    stop_reason: str, write: Callable[[str], str] = str,
 ) -> ProofOutcome | None:
     """The outcome of a proof from its last stats, the run's settings and the
-    boards found (best first); None if ``stats`` are not a proof's."""
+    boards found (best first); None if ``stats`` are not a proof's. ``write``:
+    a board as people write it (``Alphabet.write``: ``[ij]``), as the
+    statement and ``best_board`` name it."""
     if not is_proof(stats):
         return None
     done, total, failed = _int(stats, DONE), _int(stats, TOTAL), _int(stats, FAILED)
@@ -117,6 +119,7 @@ def outcome(
     # a shard with no classes (more shards than classes: a job array's spare tasks) is done
     complete = min_score is not None and (total > 0 or bool(shard)) and done == total and failed == 0
     at_least = [(b, s) for b, s in ranked if min_score is not None and s >= min_score]
+    at_least = [(write(b), s) for b, s in at_least]
     best_board, best_score = at_least[0] if at_least else ("", -1)
     size = settings.get("size", "?")
     wordlist = settings.get("wordlist_label") or settings.get("wordlist", "?")

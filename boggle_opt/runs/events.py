@@ -16,6 +16,10 @@ segment started) and ``evaluations`` (boards scored in the segment), plus:
   first ``proof`` (``boggle_opt.proofs.outcome.ProofOutcome``: complete or not, the
   class counts, the min score and where it came from, the statement).
 
+Boards, buckets and part keys are written as people write them (``[ij]``,
+never a tile's private symbol): each consumer passes its records through
+``runs.written.written_record`` as it writes them.
+
 The two consumers differ only in how often they write ``progress``: the run
 file every few seconds (so a killed run knows how much budget it used),
 ``--progress jsonl`` a few times a second.
@@ -67,7 +71,7 @@ def progress_record(state: RunState, event: Event | None = None) -> dict[str, An
 
 
 def finish_record(state: RunState, word_count: Callable[[str], int], top: int) -> dict[str, Any]:
-    proof = outcome(state.stats, state.settings, state.ranked(), state.stop_reason)
+    proof = outcome(state.stats, state.settings, state.ranked(), state.stop_reason, state.write)
     return {
         **_base("finish", state),
         # first: what a proof proved (complete or not), as the command line states it

@@ -21,12 +21,16 @@ from ..proofs import outcome as proof
 from ..registry.registries import Registries
 from .events import SCHEMA
 from .files import PathArg, check_paths, write_new
-from .verify import Say, Verified, _lines, verify_runs
+from ..core.alphabet import Alphabet
+from .runfile import run_alphabet
+from .verify import Say, Verified, _lines, _start, verify_runs
+from .written import written_record
 
 
-def _records(paths: Sequence[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+def _records(paths: Sequence[str], alphabet: Alphabet) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each file's records, their boards in ``alphabet``'s symbols (either written form)."""
     for path in paths:
-        for _, rec in _lines(path):
+        for _, rec in _lines(path, alphabet):
             yield path, rec
 
 
@@ -45,7 +49,8 @@ def merge_runs(paths: Sequence[str], out: str, registries: Registries, recheck: 
     setup: dict[str, Any] | None = None
     body: list[dict[str, Any]] = []
     elapsed = 0.0
-    for _, rec in _records(paths):
+    alphabet = run_alphabet(_start(paths[0])["settings"], registries)
+    for _, rec in _records(paths, alphabet):
         kind = rec.get("type")
         if kind == "start" and first is None:
             first = rec
@@ -71,7 +76,7 @@ def merge_runs(paths: Sequence[str], out: str, registries: Registries, recheck: 
     stats: dict[str, int | float | str] = {proof.DONE: result.classes, proof.TOTAL: result.classes, proof.FAILED: 0, proof.IN_FLIGHT: 0,
              proof.MIN_SCORE: result.min_score,
              proof.MIN_FROM: proof.GIVEN if "option" in result.min_score_from else proof.CLIMB}
-    made = proof.outcome(stats, settings, ranked, "merged from verified run files")
+    made = proof.outcome(stats, settings, ranked, "merged from verified run files", result.written)
     assert made is not None
     lines: list[dict[str, Any]] = [
         {"type": "start", "elapsed": 0.0, "evaluations": 0, "schema": SCHEMA,
@@ -83,5 +88,7 @@ def merge_runs(paths: Sequence[str], out: str, registries: Registries, recheck: 
          "best_board": ranked[0][0] if ranked else "",
          "best": [{"board": b, "score": s} for b, s in ranked[:50]]},
     ]
-    write_new(out, (json.dumps(line) + "\n" for line in lines))
+    # boards, buckets and parts as people write them, as a run writes its file
+    write = str if alphabet.plain else alphabet.write
+    write_new(out, (json.dumps(written_record(line, write)) + "\n" for line in lines))
     return result

@@ -23,6 +23,7 @@ from ..registry.registries import Registries
 from ..searching.options import make_options
 from .fingerprints import FIELDS, dictionary_fields, kernel_version, recorded_options
 from .records import check_registered
+from .written import written_label
 
 #: at most this many bucket assignments are tracked (two bytes each)
 MAX_ASSIGNMENTS = 1 << 31
@@ -101,10 +102,13 @@ class ProofFacts:
         self.counts = [len(b) for b in self.buckets]
         computed = {**dictionary_fields(self.dictionary), "size": self.geometry.size, "buckets": self.label}
         for key, value in computed.items():
-            if recorded.get(key) != value:
+            then = recorded.get(key)
+            if key == "buckets":  # either written form ([ij]aeiou, or an older file's private symbols)
+                then, value = written_label(then, alphabet), written_label(value, alphabet)
+            if then != value:
                 what = FIELDS.get(key, key)
                 raise Hole(
-                    f"fingerprint: {what} does not match ({key}: {recorded.get(key)!r} recorded, "
+                    f"fingerprint: {what} does not match ({key}: {then!r} recorded, "
                     f"{value!r} recomputed from {self._source(key)})"
                 )
         self.min_from = "the min-score option"

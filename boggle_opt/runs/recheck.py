@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..defaults import VERIFY_BUDGET, VERIFY_CHANCE
 from ..proofs.board_classes import letter_mask
+from ..proofs.class_tasks import written_part
 from .proof_facts import Hole, ProofFacts, VerifyError
 from .witness import Record, in_sets, narrowed
 
@@ -119,11 +120,11 @@ def kernel_check(proof: ProofFacts, solved: list[tuple[Record, float]], min_scor
             finally:
                 sys.modules.pop("boggle_opt_verify_core", None)
     want = {b for b in record.boards if in_sets(b, sets, geometry)}
-    label = record.label if part == record.part else f"{record.label}, its piece {part}"
+    label = record.label if part == record.part else f"{record.label}, its piece {written_part(part, record.write)}"
     if found != want:
         missing = sorted(found - want)
-        detail = (f"board {missing[0]} is not in the record" if missing
-                  else f"the recorded board {sorted(want - found)[0]} is not found")
+        detail = (f"board {record.write(missing[0])} is not in the record" if missing
+                  else f"the recorded board {record.write(sorted(want - found)[0])} is not found")
         raise Hole(f"recheck: {label} re-solved by {method} gives {len(found)} boards >= {min_score}, "
                    f"the record {len(want)}: {detail}")
     return method, label

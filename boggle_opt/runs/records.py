@@ -23,6 +23,7 @@ from ..core.geometry import Geometry
 from ..dictionary.wordlist import looks_like_path
 from ..registry.registries import Registries, Registry
 from .files import open_regular, refuse_irregular
+from .written import neutral_task
 
 
 class RunFileError(BoggleOptError):
@@ -223,7 +224,8 @@ def _check_task(inner: Mapping[str, Any], where: str) -> None:
         # (the run's alphabet is not known line by line: its buckets are
         # checked as a partition of their own symbols, and verify and a resume
         # compare them with the run's)
-        check_task_record(inner, geometry, where, None)
+        # (tiles written in brackets, [ij], stand in as one character each)
+        check_task_record(neutral_task(inner), geometry, where, None)
     except TaskRecordError as exc:
         raise RunFileError(str(exc)) from None
 

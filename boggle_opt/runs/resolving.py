@@ -78,8 +78,8 @@ class Resolver:
         want = record.boards
         if got != want:
             missing = sorted(got - want)
-            detail = (f"board {missing[0]} is not in the record" if missing
-                      else f"the recorded board {sorted(want - got)[0]} is not found")
+            detail = (f"board {record.write(missing[0])} is not in the record" if missing
+                      else f"the recorded board {record.write(sorted(want - got)[0])} is not found")
             raise Unrecorded(
                 f"witness: {label} solved again gives {len(got)} boards >= the min score, the record "
                 f"{len(want)}: {detail}"

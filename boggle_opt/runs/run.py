@@ -140,6 +140,7 @@ class RunSpec:
         no_limit: bool = False,
         language: str | None = None,
         min_letters: int | None = None,
+        stored: bool = False,
     ) -> RunSpec:
         """Look the searcher up, check its options (``-o`` strings, parsed, or
         typed values, checked as they are) and constraints (``fix`` pattern,
@@ -147,7 +148,11 @@ class RunSpec:
         ``boggle_opt.defaults`` (here only: callers pass None for "not given"),
         a fresh seed, and with no budget ``default_budget`` (a proof: to its
         end), or for a resumed local search what its last segment had left.
-        ``no_limit`` (``--no-limit``): no budget at all, whatever the searcher."""
+        ``no_limit`` (``--no-limit``): no budget at all, whatever the searcher.
+        ``stored``: the settings come from a run file (whose ``fix`` may hold
+        the private symbols older files wrote). A dice set whose tiles are a
+        language's own (``big-dl``: ``english-dl``) plays that language when
+        neither a language nor a word list is given."""
         if isinstance(searcher, str):
             entry = registries.searchers.entry(searcher)
             name, found = entry.name, entry.item
@@ -171,6 +176,9 @@ class RunSpec:
         geometry = size_geometry(size or defaults.SIZE)
         check_min_letters(min_letters)
         dice_set = registries.dice.get(dice) if dice else None
+        if (dice_set is not None and language is None and wordlist is None
+                and dice_set.alphabet.name in registries.languages):
+            language = dice_set.alphabet.name  # English's sets name English: no change
         # no list named: the language's own (--language german plays ngerman)
         wordlist = wordlist or default_wordlist(language, registries)
         lang = language_of(wordlist_source(wordlist, registries), language, registries)
@@ -180,7 +188,7 @@ class RunSpec:
             if not spelled:
                 raise ConstraintError(f"--word {word.strip()!r} is no word of {lang.name}: {why}")
             word = spelled
-        constraints = Constraints.build(geometry, fix, word, dice_set, lang.alphabet)
+        constraints = Constraints.build(geometry, fix, word, dice_set, lang.alphabet, stored)
         require_support(found, constraints)
         chosen = executor or ("dask" if scheduler else "local")
         if (executor is not None or scheduler is not None) and not getattr(found, "parallel", False):
@@ -227,7 +235,7 @@ class RunSpec:
         ``budget``, or none with ``no_limit``, else as ``build`` says: a proof
         to its end, a local search for what its own budget had left; on
         ``jobs`` processes, or as many as its last segment)."""
-        past = read_run_file(path)
+        past = read_run_file(path, registries)
         settings = past.settings
         check_settings(settings, path)
         if settings.get("searcher") is None:
@@ -257,6 +265,7 @@ class RunSpec:
             executor=executor, scheduler=scheduler, plugins=plugins, cache=cache, no_limit=no_limit,
             language=_text(settings.get("language")),
             min_letters=settings.get("min_letters"),  # check_settings: None or a whole number >= 1
+            stored=True,
         )
         check_boards(past.boards, spec.geometry, f"run file {path!r}")
         return spec
@@ -320,6 +329,18 @@ class RunSpec:
                 record["scheduler"] = self.scheduler
         return record
 
+    def _recorded_fingerprint(self) -> Any:
+        """The resumed file's fingerprint, its ``--fix`` as people write it: a
+        file written before boards were written in brackets recorded private
+        symbols (``--fix 0........`` for ``--fix [ij]........``)."""
+        assert self.resume is not None
+        recorded = self.resume.settings.get("fingerprint")
+        limits = self.resume.settings.get("constraints") or {}
+        old, new = limits.get("fix"), self.constraints.written_fix
+        if isinstance(recorded, dict) and isinstance(recorded.get("constraints"), str) and old and old != new:
+            recorded = {**recorded, "constraints": recorded["constraints"].replace(f"--fix {old}", f"--fix {new}", 1)}
+        return recorded
+
     def prepare(self, registries: Registries | None = None,
                 dictionary: Dictionary | None = None) -> PreparedRun:
         """Build the dictionary (unless given), the problem and the searcher."""
@@ -329,7 +350,7 @@ class RunSpec:
         record = self.record(problem.dictionary.label)
         record["fingerprint"] = fingerprint(problem, searcher)
         if self.resume is not None:
-            check_resume(self.resume.settings.get("fingerprint"), record["fingerprint"])
+            check_resume(self._recorded_fingerprint(), record["fingerprint"])
             check_scores(self.resume.recorded_boards(), scorer.score, problem.geometry, self.resume.path)
             # a searcher's own checks of its records (bnb: each class as verify checks it)
             check = getattr(searcher, "check_resumed", None)

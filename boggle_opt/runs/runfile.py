@@ -19,6 +19,9 @@ from typing import Any
 
 from ..searching.driver import RunState, StopRun
 from .events import event_record, finish_record, progress_record, start_record
+from .written import stored_record, written_record
+from ..core.alphabet import ENGLISH, Alphabet
+from ..registry.registries import Registries
 from .files import open_regular, refuse_dangling, refuse_irregular
 from .lock import run_lock
 from .records import (
@@ -74,13 +77,15 @@ class RunFileWriter:
         self.word_count = word_count
         self.top = top
         self._last_progress = 0.0
+        #: a board as people write it (the run's ``RunState.write``, known at start)
+        self._board: Callable[[str], str] = str
         #: why writing failed, as one line; None while all is well
         self.error: str | None = None
 
     def _write(self, record: Mapping[str, Any]) -> None:
         if self._fd is None:
             return
-        data = (json.dumps(record) + "\n").encode("utf-8")
+        data = (json.dumps(written_record(record, self._board)) + "\n").encode("utf-8")
         try:
             if os.fstat(self._fd).st_nlink == 0:
                 # writes would go on into a file no one can open again
@@ -103,6 +108,7 @@ class RunFileWriter:
             self._fd = None
 
     def start(self, state: RunState) -> None:
+        self._board = state.write
         try:
             self._write(start_record(state, self.settings))
         except RunFileWriteFailed:
@@ -187,6 +193,15 @@ def _line_start(fd: int, stop: int) -> int:
     return 0
 
 
+def run_alphabet(settings: Any, registries: Registries | None) -> Alphabet:
+    """The tiles of a run's language as its settings name it (English when
+    they name none, or it is not registered: its boards read as they are)."""
+    name = settings.get("language") if isinstance(settings, dict) else None
+    if registries is None or not isinstance(name, str) or name not in registries.languages:
+        return ENGLISH
+    return registries.languages.get(name).alphabet
+
+
 @dataclass
 class PastRun:
     """What a run file says about the run so far, in the order it happened:
@@ -248,13 +263,20 @@ class PastRun:
                                f"{exc}") from None
 
 
-def read_run_file(path: str) -> PastRun:
+def read_run_file(path: str, registries: Registries | None = None) -> PastRun:
     """Read a run file (every line checked by ``records.read_numbered``) and
-    fold its segments: what ``--resume`` continues and ``report`` shows."""
+    fold its segments: what ``--resume`` continues and ``report`` shows.
+    With ``registries``, its boards, buckets and parts are read into the
+    symbols of its language's tiles (``runs.written``; either written form);
+    without, they stay as the file writes them."""
     numbered = read_numbered(path)
     first = next(r for _, r in numbered if r.get("type") == "start")
     # what a report shows and a resume continues, checked as verify checks it: one line, not a traceback
     check_settings(first["settings"], path)
+    alphabet = run_alphabet(first.get("settings"), registries)
+    if not alphabet.plain:
+        numbered = [(line, dict(stored_record(r, alphabet))) for line, r in numbered]
+        first = next(r for _, r in numbered if r.get("type") == "start")
     past = PastRun(settings=first["settings"], segments=0, path=path, started=str(first.get("time", "")))
     # time and evaluations add up over segments; a killed segment counts up
     # to its last record

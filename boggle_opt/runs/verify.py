@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 else:  # imported on first use (boggle_opt.lazy)
     from ..lazy import numpy as np
 
+from ..core.alphabet import ENGLISH, Alphabet
 from ..core.errors import BoggleOptError
 from ..dictionary.rules import letters_note
 from ..proofs.class_records import ClassRecordError, RecordChecker, is_board_text
@@ -74,6 +75,7 @@ from .recheck import DEFAULT_CHANCE, PURE_FLOOR, PURE_SHARE, RECHECK_FLOOR, hop_
 from .records import RunFileError, check_record, numbered_lines
 from .resolving import Plan, Resolver, resolve
 from .shard_set import Scope, ShardSet, read_shards
+from .written import stored_record
 from .witness import Draw, Record, Unrecorded, Witnessed, class_hops, climbs, closure, hops
 
 #: records kept for the draw of an automatic re-solving (the lowest draws):
@@ -293,8 +295,10 @@ class Reservoir(Generic[T]):
         self.seen += 1
 
 
-def _lines(path: str) -> Generator[tuple[int, dict[str, Any]], None, None]:
-    """(line number, checked record) of each line, streamed; a torn last line is skipped."""
+def _lines(path: str, alphabet: Alphabet = ENGLISH) -> Generator[tuple[int, dict[str, Any]], None, None]:
+    """(line number, checked record) of each line, streamed; a torn last line
+    is skipped. Boards, buckets and parts in ``alphabet``'s symbols, in
+    whichever written form the file holds (``runs.written``)."""
     pending: int | None = None  # a line that did not parse: fine only if it is the last
     try:
         for number, raw in numbered_lines(path):
@@ -313,7 +317,7 @@ def _lines(path: str) -> Generator[tuple[int, dict[str, Any]], None, None]:
                 pending = number
                 continue
             try:
-                yield number, check_record(record, f"{path}: line {number}")
+                yield number, dict(stored_record(check_record(record, f"{path}: line {number}"), alphabet))
             except RunFileError as exc:
                 raise Hole(str(exc)) from None
     except VerifyError:
@@ -447,7 +451,7 @@ class _Reader:
         self.min_score, self.min_where = score, self.min_where or where
         if self.checker is None:
             self.checker = RecordChecker(self.proof.geometry, self.proof.label, score, self.proof.scorer.score,
-                                         self.proof.symbols)
+                                         self.proof.symbols, self.proof.dictionary.alphabet.write)
 
     def task(self, index: int, cp: Mapping[str, Any], name: Any, where: str) -> None:
         proof = self.proof
@@ -500,7 +504,8 @@ class _Reader:
         self.cpu += seconds
         bound = cp.get("root_bound")
         self.draw.offer(Record(str(name), part, sets, {b for b, _ in boards}, bound if _is_int(bound) else None,
-                               where, same_kernel=self.same_kernel[index]))
+                               where, same_kernel=self.same_kernel[index],
+                               write=self.proof.dictionary.alphabet.write))
 
     def finish(self, rec: Mapping[str, Any], where: str, index: int) -> None:
         best = rec.get("best") or []
@@ -517,15 +522,16 @@ class _Reader:
         own record says (not the last word on a board); those at or above the
         min score recorded in some class record."""
         proof, geometry = self.proof, self.proof.geometry
+        shown = proof.dictionary.alphabet.write  # a board as people write it: [ij]
         min_score = self.need_min("the run files")
         for board, score, where in self.reported:
             if not (len(board) == geometry.n and is_board_text(board, proof.symbols)):
-                raise Hole(f"{where}: board {board[:40]!r} is not a {geometry.size} board")
+                raise Hole(f"{where}: board {shown(board)[:40]!r} is not a {geometry.size} board")
             actual = proof.scorer.score(board)
             if actual != score:
-                raise Hole(f"{where}: board {board} is recorded as {score} points but scores {actual}")
+                raise Hole(f"{where}: board {shown(board)} is recorded as {score} points but scores {actual}")
             if score >= min_score and geometry.canonical(board) not in self.found:
-                raise Hole(f"{where}: board {board} ({score}) is reported but no class record holds it")
+                raise Hole(f"{where}: board {shown(board)} ({score}) is reported but no class record holds it")
             self.boards += 1
 
     def check_finishes(self) -> None:
@@ -540,7 +546,8 @@ class _Reader:
                 if not (isinstance(board, str) and _is_int(score)):
                     raise Hole(f"{where}: the finish record's best board and score are not a board and a number")
                 if board and self.proof.scorer.score(board) != score:
-                    raise Hole(f"{where}: the finish record's best score {score} is not its best board {board}'s "
+                    raise Hole(f"{where}: the finish record's best score {score} is not its best board "
+                               f"{self.proof.dictionary.alphabet.write(board)}'s "
                                f"{self.proof.scorer.score(board)}")
                 top = max((s for _, s in listed), default=None)
                 if listed and top != score:
@@ -593,6 +600,10 @@ def verify_runs(
     heads = [(path, _start(path)) for path in paths]
     _each_once(paths)
     proof = ProofFacts(heads[0][1]["settings"], registries, wordlist, heads[0][0])
+    # from here on, boards, buckets and parts in the run's symbols (either written form read)
+    alphabet = proof.dictionary.alphabet
+    heads = [(path, dict(stored_record(start, alphabet))) for path, start in heads]
+    proof.fingerprint = heads[0][1]["settings"]["fingerprint"]
     for path, start in heads[1:]:
         _same_proof(heads[0][0], heads[0][1]["settings"], path, start["settings"])
     shard_set = read_shards([(path, start["settings"]) for path, start in heads], whole)
@@ -606,7 +617,7 @@ def verify_runs(
         say(f"reading and re-scoring {os.path.basename(path)}"
             + (f" ({index + 1} of {len(heads)} files)" if len(heads) > 1 else ""), index > 0)
         reader.segments += 1
-        records = _lines(path)
+        records = _lines(path, alphabet)
         try:
             again = next(records, None)
             if again is None or again[1] != start:  # what was checked above is what is read

@@ -50,7 +50,7 @@ from ..core.geometry import Geometry
 from ..core.tree import cell_order
 from ..core.trie import LATIN
 from ..proofs.board_classes import tile_code
-from ..proofs.class_tasks import part_key, parse_part
+from ..proofs.class_tasks import part_key, parse_part, written_part
 from ..searching.interface import Problem
 
 
@@ -71,10 +71,13 @@ class Record:
     #: whether the file that holds it was written by this install's kernel
     #: (else its root bound is not compared)
     same_kernel: bool = True
+    #: a board or tile as people write it (the alphabet's ``write``: ``[ij]``), for messages
+    write: Callable[[str], str] = str
 
     @property
     def label(self) -> str:
-        return f"class {self.name}{' piece ' + self.part if self.part else ''} ({self.where})"
+        part = written_part(self.part, self.write)
+        return f"class {self.name}{' piece ' + part if part else ''} ({self.where})"
 
 
 @dataclass
@@ -138,8 +141,9 @@ def _hop(problem: Problem, board: str, rng: np.random.Generator, freqs: np.ndarr
     return steepest_ascent(problem, start, problem.score(start))
 
 
-def _unrecorded(what: str, seed: int, canon: str, score: int, min_score: int) -> Unrecorded:
-    return Unrecorded(f"witness: {what} (seed {seed}) reached {canon} ({score} points, >= the min score "
+def _unrecorded(what: str, seed: int, canon: str, score: int, min_score: int,
+                write: Callable[[str], str] = str) -> Unrecorded:
+    return Unrecorded(f"witness: {what} (seed {seed}) reached {write(canon)} ({score} points, >= the min score "
                       f"{min_score}), which no class record holds")
 
 
@@ -189,7 +193,8 @@ def hops(problem: Problem, found: Container[str], min_score: int, count: int, se
         if new_score >= min_score:
             canon = geometry.canonical(new)
             if canon not in found:
-                raise _unrecorded("a basin hop", seed, canon, new_score, min_score)
+                raise _unrecorded("a basin hop", seed, canon, new_score, min_score,
+                                  problem.dictionary.alphabet.write)
             if canon not in seen:
                 seen.add(canon)
                 witnessed.hop_hits += 1
@@ -218,8 +223,9 @@ def class_hops(problem: Problem, found: Container[str], min_score: int, starts: 
             if score >= min_score:
                 canon = geometry.canonical(new)
                 if canon not in found:
-                    raise _unrecorded(f"a hop from the best board {board} of its class", seed, canon, score,
-                                      min_score)
+                    write = problem.dictionary.alphabet.write
+                    raise _unrecorded(f"a hop from the best board {write(board)} of its class", seed, canon, score,
+                                      min_score, write)
 
 
 def near(board: str, score: Callable[[str], int], neighbourhood: Callable[[str], list[int]], n: int,
@@ -254,9 +260,10 @@ def closure(problem: Problem, found: Container[str], boards: list[tuple[str, int
         for other in near(board, scorer.score, scorer.neighbourhood, geometry.n, min_score, problem.symbols):
             canonical = geometry.canonical(other)
             if canonical not in found:
+                write = problem.dictionary.alphabet.write  # a board as people write it: [ij]
                 raise Unrecorded(
-                    f"witness: {canonical} ({scorer.score(other)} points, >= the min score {min_score}) is one "
-                    f"change from the recorded {board} ({score}), and no class record holds it"
+                    f"witness: {write(canonical)} ({scorer.score(other)} points, >= the min score {min_score}) "
+                    f"is one change from the recorded {write(board)} ({score}), and no class record holds it"
                 )
     return tried
 

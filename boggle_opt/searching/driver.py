@@ -13,7 +13,7 @@ import multiprocessing as mp
 import multiprocessing.connection
 import time
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -83,6 +83,9 @@ class RunState:
     #: what happened to the run that its user should know (a worker that
     #: died and started again), one line each, as it happened
     notes: list[str] = field(default_factory=list)
+    #: a board as people write it (the alphabet's ``write``: ``[ij]``, never
+    #: a private symbol), for what consumers show and record
+    write: Callable[[str], str] = field(default=str, repr=False)
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
@@ -179,6 +182,8 @@ class Driver:
         self.jobs = jobs
         self.resume_segment = resume_segment
         self.state = RunState(searcher.name, dict(settings or {}), budget)
+        alphabet = problem.dictionary.alphabet
+        self.state.write = str if alphabet.plain else alphabet.write  # (English: boards as they are)
         #: what worker processes rebuild the problem from (a run's spec), if anything
         self.spec: ProblemSource | None = None
         self._copies: list[Copy] = []  # of a run in worker processes

@@ -360,13 +360,27 @@ def test_dutch_buckets_are_written_with_the_ij_tile(
     setup = next(json.loads(line)["record"] for line in out.read_text(encoding="utf-8").splitlines()
                  if '"setup": true' in line)
     symbol = DUTCH.alphabet.read("[ij]")
-    assert setup["buckets"] == buckets.replace("[ij]", symbol)  # the run file keeps one symbol a tile
+    # the run file writes a tile as people do, [ij], never its private symbol (issue 78.6)
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    shown = [r["settings"]["fingerprint"]["buckets"] for r in records if r["type"] == "start"]
+    shown += [r["record"]["buckets"] for r in records if r["type"] == "checkpoint"]
+    shown += [b for r in records if r["type"] == "checkpoint" for b, _ in r["record"].get("boards", [])]
+    shown += [r["board"] for r in records if r["type"] == "improved"]
+    shown += [b["board"] for r in records if r["type"] == "finish" for b in r["best"]]
+    assert setup["buckets"] == buckets and any("[ij]" in t for t in shown[-3:])
+    assert not any(symbol in t for t in shown), shown
     v = run_cli("verify", str(out))
     assert v.returncode == 0, v.stderr
     text = " ".join(line.lstrip("# ") for line in v.stdout.splitlines())  # lines wrapped at 80 columns
     assert f"buckets {buckets}, min score" in text, text
     assert "proved: d[ij]lrts" in text, text  # the best board's IJ
-    # merged shards keep each board in symbols, as verify reads them back
+    # a file written before (its tiles' private symbols: "0aeijou", "d0lrts") still verifies
+    old = tmp_path / "old.jsonl"
+    old.write_text(out.read_text(encoding="utf-8").replace("[ij]", symbol), encoding="utf-8")
+    v = run_cli("verify", str(old))
+    assert v.returncode == 0, v.stderr
+    assert "proved: d[ij]lrts" in " ".join(line.lstrip("# ") for line in v.stdout.splitlines()), v.stdout
+    # merged shards write each board as people do, as verify reads them back
     shards = [tmp_path / f"s{k}.jsonl" for k in (1, 2)]
     for k, shard in enumerate(shards, 1):
         r = run_cli("run", "--searcher", "bnb", "--size", "2x3", *words, "--min-score", "4",
@@ -375,7 +389,7 @@ def test_dutch_buckets_are_written_with_the_ij_tile(
     merged = tmp_path / "merged.jsonl"
     m = run_cli("merge", *map(str, shards), "--out", str(merged))
     assert m.returncode == 0, m.stderr
-    assert f'"board": "d{symbol}lrts"' in merged.read_text(encoding="utf-8")
+    assert '"board": "d[ij]lrts"' in merged.read_text(encoding="utf-8")
     v = run_cli("verify", str(merged))
     assert v.returncode == 0, v.stderr
     assert "proved: d[ij]lrts" in " ".join(line.lstrip("# ") for line in v.stdout.splitlines()), v.stdout
