@@ -186,8 +186,9 @@ def test_a_run_file_through_a_symlink_to_nothing_is_refused(cli_env: dict[str, s
               "    boggle_opt.search('annealing', size='2x2', evals=50, seed=1, out=sys.argv[1])\n"
               "except boggle_opt.BoggleOptError as exc:\n"
               "    print(exc)\n")
+    # from the test's folder: run from the checkout, `-c` would import its source, not the installed package
     done = subprocess.run([sys.executable, "-c", script, str(link)], capture_output=True, text=True, env=cli_env,
-                          timeout=300)
+                          timeout=300, cwd=tmp_path)
     assert "symlink to nothing" in done.stdout, done.stdout + done.stderr
     assert list(elsewhere.iterdir()) == [] and link.is_symlink()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere", "run.jsonl"]
