@@ -18,8 +18,9 @@ import shutil
 import subprocess
 import sys
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,6 +90,57 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "research_lists(*names): the test uses these research word lists by name "
         "(skips without them, fails under CI)",
     )
+    config.addinivalue_line(
+        "markers", "slow: a test that must stay heavy (published proofs, clusters, worker deaths, "
+        "long searches); left out of a plain `pytest`, run by `pytest -m slow` (CI runs it)",
+    )
+
+
+# The slow tier. A plain `pytest` leaves out the tests marked `slow` (the README's
+# command stays within minutes) and says so in its last lines; `pytest -m slow`
+# runs only them, `pytest --slow` everything. A -m expression that names `slow`
+# decides by itself.
+SLOW_HOW = "`pytest -m slow` runs them (CI does), `pytest --slow` runs every test"
+#: the slow tests a run left out (counted where they are collected: a worker under -n)
+_SLOW_LEFT_OUT = pytest.StashKey[int]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true",
+                     help="run the tests marked slow too (a plain run leaves them out; -m slow runs only them)")
+
+
+@pytest.hookimpl(trylast=True)  # after -k and -m: the count is of the tests they chose
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--slow") or "slow" in (config.getoption("markexpr") or ""):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+    config.stash[_SLOW_LEFT_OUT] = len(slow)
+    if hasattr(config, "workeroutput"):  # an xdist worker: the controller prints the summary
+        config.workeroutput["slow_left_out"] = len(slow)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """Under -n the workers collect: take the count from what they send back."""
+    count = getattr(node, "workeroutput", {}).get("slow_left_out")
+    if count is not None:
+        config = node.config
+        config.stash[_SLOW_LEFT_OUT] = max(count, config.stash.get(_SLOW_LEFT_OUT, 0))
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Generator[None, None, None]:
+    """After the short summary (-ra), so it is among the run's last lines."""
+    yield
+    count = config.stash.get(_SLOW_LEFT_OUT, 0)
+    if count:
+        terminalreporter.write_line(
+            f"{count} slow test{'s' if count != 1 else ''} not run (marked slow): {SLOW_HOW}", yellow=True,
+        )
 
 
 def asked_for(item: pytest.Item) -> list[str]:

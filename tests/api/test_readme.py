@@ -27,6 +27,15 @@ def test_the_first_two_commands() -> None:
     assert f"{FIRST_COMMANDS[1]} || exit $?" in ci  # CI runs the test command verbatim
 
 
+def test_the_slow_tier_is_named_and_ci_runs_it() -> None:
+    """The README's command leaves the slow tier out; the README says how to
+    run it, and CI runs it right after the README's command."""
+    assert ["pytest -m slow"] in _sh_blocks(README)
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    after = ci.split(f"{FIRST_COMMANDS[1]} || exit $?", 1)[1]
+    assert "\npytest -m slow\n" in after
+
+
 def test_the_tour_uses_real_commands_and_options() -> None:
     parser = cli.build_parser()
     subcommands = next(a for a in parser._actions if isinstance(getattr(a, "choices", None), dict))

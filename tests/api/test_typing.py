@@ -6,9 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow  # strict mypy over every source folder from a cold cache
 def test_mypy_clean(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache")],

@@ -67,7 +67,8 @@ def small_list(registries: Registries, tmp_path_factory: pytest.TempPathFactory)
     return path
 
 
-@pytest.mark.parametrize("case", ["3x3-small-list", "2x3-embedded"])
+# the 3x3 case (about 40 s of CPU: the plan and the whole proof) in the slow tier
+@pytest.mark.parametrize("case", [pytest.param("3x3-small-list", marks=pytest.mark.slow), "2x3-embedded"])
 def test_the_estimate_holds_against_the_proof(
     case: str, small_list: Path, run_cli: Run, cli_env: dict[str, str], tmp_path: Path
 ) -> None:

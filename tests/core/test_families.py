@@ -126,7 +126,12 @@ def test_families_intern_and_forget(core: types.SimpleNamespace) -> None:
         assert f.count == 3000
 
 
-@pytest.mark.parametrize(("size", "buckets", "cutoff"), SOLVER_CASES)
+# every build de-duplicating, each class solved twice: the 2x3 and 3x2 classes
+# take 10-20 s of CPU each here, so they are in the slow tier and 2x2 (both
+# builds) shows it in the quick one
+@pytest.mark.parametrize(("size", "buckets", "cutoff"), [
+    case if case[0] == (2, 2) else pytest.param(*case, marks=pytest.mark.slow) for case in SOLVER_CASES
+])
 def test_shared_solve_finds_every_board(
     core: types.SimpleNamespace,
     small: tuple[dict[bytes, int], Dictionary],

@@ -53,7 +53,8 @@ def _same_solve(narrow: Any, wide: Any, sets: list[str], cutoff: int, **kw: Any)
     return boards
 
 
-@pytest.mark.parametrize("size", [(2, 2), (3, 3)])
+# 3x3 (about 15 s of CPU over the builds) in the slow tier; 2x2 in the quick one
+@pytest.mark.parametrize("size", [(2, 2), pytest.param((3, 3), marks=pytest.mark.slow)])
 @pytest.mark.parametrize("build", ["keys", "records", "dedup"])
 def test_a_wide_alphabet_solves_as_english_does(
     core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary], size: tuple[int, int], build: str

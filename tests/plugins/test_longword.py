@@ -220,6 +220,7 @@ def _standard():
     return PluginLoader(autoload=False).load().rules.get("standard")
 
 
+@pytest.mark.slow  # every path of five published words on ENABLE2K and YAWL (about 15 s of CPU)
 @pytest.mark.parametrize(
     "wordlist, rule, word, board, score",
     [

@@ -284,6 +284,7 @@ def _german_brute(d: Dictionary, geometry: Geometry) -> dict[str, int]:
     return found
 
 
+@pytest.mark.slow  # every 3x3 board of its letters canonicalised in Python, then two whole proofs: a minute of CPU
 def test_a_german_proof_finds_what_brute_force_finds(german: Dictionary) -> None:
     """30 tiles, 4 of them past z: the proof's best is brute force's, and its
     boards of those 4 letters are exactly brute force's at or above the min

@@ -122,6 +122,7 @@ def test_dask_local_cluster_gives_the_local_boards(
     assert not ledger.splits
 
 
+@pytest.mark.slow  # Dask worker and scheduler deaths: clusters started and killed
 def test_dask_worker_killed_mid_run(
     tmp_path: Path, cli_env: dict[str, str], reference: list[tuple[str, ...]]
 ) -> None:
@@ -183,6 +184,7 @@ def finish_records(path: Path) -> list[dict[str, object]]:
     return [r for r in map(json.loads, path.read_text().splitlines()) if r.get("type") == "finish"]
 
 
+@pytest.mark.slow  # Dask worker and scheduler deaths: clusters started and killed
 def test_a_lost_dask_scheduler_is_a_clean_stop_and_resumes(
     tmp_path: Path, cli_env: dict[str, str], run_cli: Callable[..., subprocess.CompletedProcess[str]],
     reference: list[tuple[str, ...]],
@@ -280,6 +282,7 @@ def _outcomes_within(runner: "TaskRunner[str, str]", seconds: float) -> list[obj
     return outcomes
 
 
+@pytest.mark.slow  # Dask worker and scheduler deaths: clusters started and killed
 def test_dask_reruns_the_tasks_queued_on_a_worker_that_died_uncounted() -> None:
     """One worker, one thread: while "die-later" runs, Dask queues another
     task on the worker, and each time the worker dies Dask fails both
@@ -303,7 +306,10 @@ def test_dask_reruns_the_tasks_queued_on_a_worker_that_died_uncounted() -> None:
     assert runner.retries == MAX_RETRIES  # no bystander counted, not even once
 
 
-@pytest.mark.parametrize("executor, reason", [("local", "a worker process died"), ("dask", "a Dask worker died")])
+@pytest.mark.parametrize("executor, reason", [
+    ("local", "a worker process died"),
+    pytest.param("dask", "a Dask worker died", marks=pytest.mark.slow),  # a LocalCluster, its worker killed 4 times
+])
 def test_a_task_that_always_kills_its_worker_is_reported_failed(executor: str, reason: str) -> None:
     """Retried MAX_RETRIES times, then Failed, while the other tasks finish
     (dask: a real LocalCluster, which restarts the dead worker)."""

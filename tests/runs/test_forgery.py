@@ -100,6 +100,7 @@ def _drop_board(records: Records, board: str, geometry: Geometry) -> None:
 # -- the forgeries the issue names, each one refused ---------------------------------
 
 
+@pytest.mark.slow  # verifies of the 3x3 proof, each re-solving classes: CI's fuzz step runs it again
 def test_the_best_board_removed_consistently_is_refused(proof33: Path, tmp_path: Path, registries: Registries,
                                                          run_cli: Run) -> None:
     records = run_records(proof33)
@@ -245,12 +246,14 @@ def _forge(records: Records, rng: random.Random, geometry: Geometry, registries:
     return f"rewrote {cp['class']}'s bound"
 
 
-@pytest.mark.parametrize("size", ["2x3", "3x3"])
-def test_no_forgery_is_accepted_as_another_truth(size: str, proof23: Path, proof33: Path, tmp_path: Path,
+# 3x3 (each draw re-solves the whole space) in the slow tier, with the other
+# tests of the 3x3 proof: CI's fuzz step runs them all again with more draws
+@pytest.mark.parametrize("size", ["2x3", pytest.param("3x3", marks=pytest.mark.slow)])
+def test_no_forgery_is_accepted_as_another_truth(size: str, request: pytest.FixtureRequest, tmp_path: Path,
                                                  registries: Registries) -> None:
     """2x3 at verify's defaults (its budget re-solves every class); 3x3 with
     every class re-solved (--recheck all), as a proof's guarantee is stated."""
-    source = proof23 if size == "2x3" else proof33
+    source: Path = request.getfixturevalue("proof23" if size == "2x3" else "proof33")
     honest = run_records(source)
     truth = _truth(honest)
     geometry = Geometry(*map(int, size.split("x")))
@@ -358,6 +361,7 @@ def _forge_isolated(records: Records, board: str, geometry: Geometry) -> str:
     return str(holder["class"])
 
 
+@pytest.mark.slow  # verifies of the 3x3 proof, each re-solving classes: CI's fuzz step runs it again
 def test_what_verify_re_solves_depends_on_no_claim_of_a_record(proof33: Path, tmp_path: Path,
                                                                registries: Registries) -> None:
     """The same seed re-solves the same records however their cpu, seconds,
@@ -392,6 +396,7 @@ def test_what_verify_re_solves_depends_on_no_claim_of_a_record(proof33: Path, tm
     assert auto.witness.chance >= 0.2
 
 
+@pytest.mark.slow  # verifies of the 3x3 proof, each re-solving classes: CI's fuzz step runs it again
 def test_verify_states_what_its_check_was_worth(proof33: Path, run_cli: Run) -> None:
     done = run_cli("verify", str(proof33), "--chance", "5%", "--budget", "0.001", "--seed", "11")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -429,6 +434,7 @@ def _poisson_binomial_cdf(chances: list[float], k: int) -> float:
     return sum(dist[:k + 1])
 
 
+@pytest.mark.slow  # verifies of the 3x3 proof, each re-solving classes: CI's fuzz step runs it again
 def test_a_dropped_isolated_board_is_caught_as_often_as_verify_says(
         proof33: Path, tmp_path: Path, registries: Registries) -> None:
     """The forgery of issue 67: a board that no other recorded board is one

@@ -58,6 +58,7 @@ def _system_list(name: str) -> None:
         pytest.skip(reason)
 
 
+@pytest.mark.slow  # every record of every published proof checked (minutes of CPU in all)
 @pytest.mark.parametrize("folder", [pytest.param(f, marks=_needs(f), id=f.name) for f in FOLDERS])
 def test_each_folder_verifies_as_one_proof(
     folder: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]

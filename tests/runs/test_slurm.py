@@ -69,6 +69,7 @@ def wait_until(done: Callable[[], bool], what: str, cluster: SlurmCluster, job: 
     raise AssertionError(f"timed out after {TIMEOUT} s waiting for {what}\n{shown}\n{cluster.logs()}")
 
 
+@pytest.mark.slow  # a real SLURM started, an array run, a task requeued
 def test_the_slurm_array_recipe_on_a_real_slurm(slurm: SlurmCluster, tmp_path: Path, registries: Registries,
                                                 cli_env: dict[str, str]) -> None:
     words = tmp_path / "words.txt"

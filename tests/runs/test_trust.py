@@ -80,6 +80,7 @@ def test_no_command_writes_over_the_word_list_a_run_file_names(proof: Path, word
     assert run_cli("verify", str(proof), "--recheck", "0").returncode == 0
 
 
+@pytest.mark.slow  # big files written and read through whole commands: 15-20 s of CPU
 def test_a_compressed_run_file_is_never_appended_to(proof: Path, run_cli: Run, tmp_path: Path) -> None:
     packed = tmp_path / "p.jsonl.gz"
     packed.write_bytes(gzip.compress(proof.read_bytes()))
@@ -108,6 +109,7 @@ def _file_size_limit(limit: int) -> Callable[[], None]:
     return apply
 
 
+@pytest.mark.slow  # big files written and read through whole commands: 15-20 s of CPU
 def test_merge_over_a_file_size_limit_leaves_nothing_and_a_retry_works(proof: Path, cli_env: dict[str, str],
                                                                        tmp_path: Path, run_cli: Run) -> None:
     from helpers import exe
@@ -145,6 +147,7 @@ def _start_line(proof: Path) -> bytes:
     return proof.read_bytes().split(b"\n", 1)[0] + b"\n"
 
 
+@pytest.mark.slow  # 20-64 MiB unpacked and read: 20-25 s of CPU
 @pytest.mark.parametrize("filler", [b"\n", b'{"type": "note"}\n'])
 def test_a_small_gz_that_unpacks_to_much_is_refused_at_once(filler: bytes, proof: Path, tmp_path: Path,
                                                             run_cli: Run) -> None:

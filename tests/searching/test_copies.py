@@ -10,6 +10,7 @@ import textwrap
 from pathlib import Path
 
 import psutil
+import pytest
 
 from boggle_opt.searching.copies import death
 from helpers import records, start_cli, unwrapped, wait_for
@@ -53,6 +54,7 @@ def _workers(pid: int) -> list[psutil.Process]:
     return [p for p in children if "spawn_main" in " ".join(p.cmdline())]
 
 
+@pytest.mark.slow  # a worker killed in a 60 s run of two worker processes: 2 CPU-minutes
 def test_a_killed_worker_starts_again_and_the_run_goes_on(tmp_path: Path, cli_env: dict[str, str]) -> None:
     out = tmp_path / "run.jsonl"
     # a minute: room for the killed copy to start again and run on however
