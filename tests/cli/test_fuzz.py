@@ -614,6 +614,7 @@ def test_a_recorded_score_changed_is_refused(data: st.DataObject, proof: tuple[l
 #: what each command with a numeric option runs with, fast whatever the number
 BASES = {
     "show": ["show", "aelnrs", "--size", "2x3"],
+    "score": ["score", "aelnrs", "--size", "2x3"],
     "bound": ["bound", "lnrst aeiou lnrst aeiou", "--size", "2x2"],
     "plan": ["plan", "--size", "2x2", "--min-score", "40", "--sample", "2", "--jobs", "1"],
     "run": ["run", "--size", "2x2", "--progress", "none", "--evals", "10", "--time", "2"],

@@ -20,6 +20,8 @@ from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary.dictionary import Dictionary, to_key
 from boggle_opt.proofs.class_tasks import ClassContext
 from boggle_opt.registry.registries import Registries
+from boggle_opt.runs.runfile import run_alphabet
+from boggle_opt.runs.written import stored_record
 from boggle_opt.runs.lock import run_lock
 from boggle_opt.runs.proof_facts import Hole
 from boggle_opt.runs.proof_facts import ProofFacts
@@ -97,7 +99,10 @@ def _prove(tmp_path: Path, registries: Registries, words: list[str], language: s
 
 def _solve_records(proof: Path, registries: Registries, seed: int, budget: float) -> ReferenceChecked:
     """The proof's solved class records, in file order, checked without the kernel."""
-    records = run_records(proof)
+    # a run file writes tiles as people do ([ij]); the check works in symbols, as verify reads them
+    written = run_records(proof)
+    alphabet = run_alphabet(written[0]["settings"], registries)
+    records = [dict(stored_record(r, alphabet)) for r in written]
     facts = ProofFacts(records[0]["settings"], registries, None, str(proof))
     cps = [r["record"] for r in records if r.get("type") == "checkpoint"]
     (min_score,) = {cp["min_score"] for cp in cps}
