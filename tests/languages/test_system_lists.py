@@ -80,3 +80,37 @@ def test_plugins_shows_which_lists_are_found(
     text = " ".join(out.stdout.split())
     assert f"found: {tmp_path / 'spanish'}" in text
     assert "apt-get install wfrench" in text
+
+
+@pytest.mark.slow  # every 2x2 board of 27 tiles scored (half a million), a proof and its verify
+def test_dutch_2x2_proof_lists_every_board_brute_force_finds(
+    system_list: Callable[[str], Path], run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    tmp_path: Path,
+) -> None:
+    """Issue 76: the kernel once scored a word longer than the board at 0
+    though [ij] fits it (`blije` is b-l-[ij]-e): the Dutch 2x2 proof at 8
+    missed 123 boards and verify found a board recorded 2 points low. Now
+    it lists exactly brute force's boards, and verifies."""
+    import itertools
+    import json
+
+    system_list("dutch")
+    d = load_dictionary("dutch", "standard")
+    geometry = size_geometry("2x2")
+    scorer = d.scorer(geometry)
+    brute: dict[str, int] = {}
+    for cells in itertools.product(d.alphabet.symbols, repeat=geometry.n):
+        board = "".join(cells)
+        score = scorer.score(board)
+        if score >= 8:
+            brute[d.alphabet.write(geometry.canonical(board))] = score
+    assert brute["[ij]lst"] == 16
+    out = tmp_path / "nl.jsonl"
+    made = run_cli("run", "--searcher", "bnb", "--size", "2x2", "--wordlist", "dutch", "--min-score", "8",
+                   "--progress", "none", "--json", "--top", "5000", "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    listed = {b["board"]: b["score"] for b in json.loads(made.stdout)["best"]}
+    assert listed == brute
+    checked = run_cli("verify", "--recheck", "0", "--budget", "2", str(out))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert f"{len(brute):,} boards score >= 8" in " ".join(checked.stdout.split())
