@@ -671,6 +671,7 @@ numbers = st.one_of(
 
 @fuzz_cli
 @given(data=st.data())
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_huge_and_negative_numbers_run_or_one_line(data: st.DataObject, registries: Registries,
                                                    small_words: str,
                                                    proof: tuple[list[str], str, set[str]],

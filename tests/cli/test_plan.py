@@ -132,6 +132,7 @@ def test_plain_progress_says_a_count_once_until_it_changes(capsys: pytest.Captur
     ]
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_ctrl_c_keeps_the_running_estimate_with_its_error(cli_env: dict[str, str], tmp_path: Path) -> None:
     """An interrupt kept nothing (issue 70: the tour's 3x4 plan ran for 7
     minutes on a busy machine): it prints the estimate from the classes

@@ -89,6 +89,7 @@ def test_the_estimate_holds_against_the_proof(
     assert 0.65 <= estimate / measured <= 1.5, (estimate, measured, plan.stdout)
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_plan_for_shards_prints_each_shards_figures_and_lines_that_run(
     run_cli: Run, cli_env: dict[str, str], tmp_path: Path
 ) -> None:

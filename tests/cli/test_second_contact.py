@@ -394,6 +394,7 @@ def test_the_docs_draw_how_a_board_string_maps_to_the_grid() -> None:
 # -- 8. written files: one convention -----------------------------------------------
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_every_written_file_is_said_alike_on_stderr(run_cli: Cli, tmp_path: Path) -> None:
     """`wrote FILE` on stderr (stdout is the results) for a picture, a report,
     a run file and a merged run file; a picture or a report replaces an

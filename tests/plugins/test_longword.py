@@ -241,6 +241,7 @@ def test_published_long_word_boards(dictionary, wordlist, rule, word, board, sco
     assert geometry.canonical(result.best_board) == geometry.canonical(board)
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_published_board_through_the_cli(run_cli, enable2k_path) -> None:
     r = run_cli("run", "--searcher", "longword", "--wordlist", "enable2k", "--rule", "pow2",
                 "--word", "prequalifications", "--progress", "none", "--top", "1")

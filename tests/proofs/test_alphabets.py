@@ -311,6 +311,7 @@ def german_list(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_a_german_proof_verifies(german_list: Path, tmp_path: Path,
                                  run_cli: Callable[..., subprocess.CompletedProcess[str]]) -> None:
     """``run --language german`` with a word list of German words, split
@@ -346,6 +347,7 @@ def test_german_buckets_not_in_the_alphabet_are_one_line(
 DUTCH_WORDS = ["ijs", "rijst", "lijst", "tijd", "wijs", "bijt", "prijs", "strijd", "list", "rits", "stil"]
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_dutch_buckets_are_written_with_the_ij_tile(
         tmp_path: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]) -> None:
     """``-o buckets`` takes [ij] as the board does, and verify and plan

@@ -225,6 +225,7 @@ def test_plugin_file_searcher_runs_in_workers(tmp_path, run_cli, cli_env):
     assert "best board" in result.stdout.lower()
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_a_run_file_names_the_plugin_it_needs(tmp_path, run_cli, cli_env):
     """A run file written with a plugin's rule or searcher, read without the
     plugin: resume, verify and merge say which rule or searcher is missing and

@@ -10,6 +10,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from boggle_opt.registry.registries import Registries
 from helpers import records
 
@@ -22,6 +24,7 @@ def _task(k: int, env: dict[str, str]) -> subprocess.Popen[str]:
                             start_new_session=True)
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_the_slurm_array_recipe_runs_resumes_and_verifies(tmp_path: Path, registries: Registries,
                                                           cli_env: dict[str, str]) -> None:
     words = tmp_path / "words.txt"

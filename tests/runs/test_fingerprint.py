@@ -122,6 +122,7 @@ def test_resume_with_changed_constraints_is_refused(
     assert out.read_bytes() == before
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_a_run_left_to_older_default_buckets_resumes_and_verifies_with_them(
     tmp_path: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]
 ) -> None:

@@ -68,6 +68,7 @@ def _cp(rec: dict[str, Any]) -> dict[str, Any]:
     ((1, 3), "verified shards 1 and 3 of 4", "not a proof: 2 shards missing (2 and 4)"),
     ((1, 2, 3), "verified shards 1-3 of 4", "not a proof: shard 4 missing"),
 ])
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_some_shards_verify_as_what_they_are(shards: list[Path], run_cli: Run, given: tuple[int, ...], said: str,
                                              missing: str) -> None:
     status, text = _verify(run_cli, *(shards[k - 1] for k in given))
@@ -88,6 +89,7 @@ def test_some_shards_verify_as_what_they_are(shards: list[Path], run_cli: Run, g
     assert "proved:" not in text
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_one_two_three_and_four_shards(shards: list[Path], run_cli: Run) -> None:
     """Exit status 4 for 1, 2 and 3 of the 4 shards, 0 for all 4: the proof."""
     statuses = [_verify(run_cli, *shards[:n])[0] for n in (1, 2, 3)]

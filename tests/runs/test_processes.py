@@ -174,6 +174,7 @@ def test_a_second_signal_ends_a_stopping_run_at_once(
         kill_all(proc, workers)
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_ctrl_c_stops_a_one_job_proof_in_the_middle_of_a_class(tmp_path: Path, cli_env: dict[str, str]) -> None:
     """With one job a proof solves its classes in the main process, in the
     compiled kernel, which never lets the interpreter run a signal's handler:

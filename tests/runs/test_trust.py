@@ -165,6 +165,7 @@ def test_a_small_gz_that_unpacks_to_much_is_refused_at_once(filler: bytes, proof
         assert "blank lines in a row" in said or "unpacks to more than" in said, said
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_shards_and_gz_files_that_broke_the_readers_are_one_line(shards: list[Path], tmp_path: Path,
                                                                   run_cli: Run) -> None:
     second = records(shards[1])

@@ -53,6 +53,7 @@ def _verify(run_cli: Run, path: Path, *args: str) -> subprocess.CompletedProcess
     return run_cli("verify", str(path), *args)
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_a_complete_proof_verifies(proof: Path, run_cli: Run) -> None:
     records = run_records(proof)
     assert any("split" in _bnb(r) for r in records), "the fixture should split some classes"
@@ -187,6 +188,7 @@ def test_recheck_catches_boards_removed_from_a_record(proof: Path, tmp_path: Pat
             f"class {name}" in out and "is not in the record" in out)), out
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_records_are_re_solved_in_worker_processes(proof: Path, run_cli: Run) -> None:
     """``--jobs 2`` re-solves the same records as one job, in two workers,
     and counts their CPU in what verify spent."""
@@ -220,6 +222,7 @@ def test_an_incomplete_proof_names_its_first_missing_class(proof: Path, tmp_path
     assert f"class {first} " in out and "is missing" in out
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_verify_says_what_it_checks_on_stderr(proof: Path, run_cli: Run) -> None:
     """A big proof's verify takes minutes: each step gets a line on stderr
     (off a terminal, at once), the results stay on stdout."""
@@ -303,6 +306,7 @@ def test_a_task_whose_workers_keep_dying_ends_verify_in_one_line(
     assert not _workers()
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_workers_use_the_budget_their_records_overstated(
     proof: Path, tmp_path: Path, registries: Registries
 ) -> None:
@@ -323,6 +327,7 @@ def test_workers_use_the_budget_their_records_overstated(
     assert len(four.witness.resolved) == len(one.witness.resolved), (four.witness.resolved, one.witness.resolved)
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_a_proof_of_another_kernel_verifies_with_a_note(proof: Path, tmp_path: Path, run_cli: Run) -> None:
     """A proof made by another release's kernel is checked as any other; the
     records re-solved here are solved by this kernel, so their root bounds
@@ -341,6 +346,7 @@ def test_a_proof_of_another_kernel_verifies_with_a_note(proof: Path, tmp_path: P
     assert all(len(line) <= 80 for line in done.stdout.splitlines() if "/" not in line), done.stdout
 
 
+@pytest.mark.slow  # 9 s or more on two busy cores (docs/testing.md)
 def test_a_worker_killed_while_verify_re_solves_is_replaced(proof: Path, registries: Registries) -> None:
     """``kill -9`` of a worker in the middle of ``--recheck all --jobs 2``: its
     tasks go to a fresh worker (the proofs' runner), and every record is
