@@ -125,7 +125,7 @@ class ReferenceChecked:
                        f"solved")
         drawn = (f"every one of the {self.drawn_from:,} class records was solved without the kernel (seed "
                  f"{self.seed}), whole or in a piece drawn at random" if self.chance >= 1 else
-                 f"each class record had at least a {_percent(self.chance)} chance of being solved without the "
+                 f"each class record had at least a {percent(self.chance)} chance of being solved without the "
                  f"kernel (seed {self.seed})")
         return (f"{drawn}, and one that was, {boards}; a kernel error that leaves boards out of "
                 f"many classes (a word lost from its trees, a bound too low) is caught unless it spares every "
@@ -136,8 +136,8 @@ def _share(share: Fraction) -> str:
     return f"1/{share.denominator:,}" if share.numerator == 1 else f"{float(share):.3g}"
 
 
-def _percent(chance: float) -> str:
-    """A chance as verify quotes one: two figures, rounded down (never overstated)."""
+def percent(chance: float) -> str:
+    """A chance as verify quotes one (9.3%, 0.021%): two figures, rounded down (never overstated)."""
     pct = chance * 100
     if pct >= 100 or pct <= 0:
         return f"{pct:.0f}%"

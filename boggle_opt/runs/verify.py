@@ -70,7 +70,7 @@ from ..searching.interface import Problem
 from .coverage import coverage
 from .fingerprints import FIELDS, kernel_version
 from .proof_facts import Hole, ProofFacts, Split, VerifyError
-from .reference_solve import Drawn, ReferenceChecked, ReferenceMismatch, reference_check
+from .reference_solve import Drawn, ReferenceChecked, ReferenceMismatch, percent, reference_check
 from .recheck import DEFAULT_CHANCE, PURE_FLOOR, PURE_SHARE, RECHECK_FLOOR, hop_count, kernel_check
 from .records import RunFileError, check_record, numbered_lines
 from .resolving import Plan, Resolver, resolve
@@ -216,7 +216,7 @@ class Verified:
             return ("no class record was re-solved (--recheck 0): a board left out of a record, with every "
                     "other record made to agree, is found only if a witness above reaches it; --recheck all "
                     "re-solves every class record")
-        return (f"each class record had at least a {_percent(w.chance)} chance of being re-solved whole "
+        return (f"each class record had at least a {percent(w.chance)} chance of being re-solved whole "
                 f"(drawn with seed {self.seed}); a forgery confined to one class record escapes this check with "
                 f"probability at most {_escape(w.chance)}; --recheck all re-solves every class record")
 
@@ -252,15 +252,6 @@ class Verified:
             self.reference.details(),
             f"what the kernel-independent solve was worth: {self.reference.worth()}",
         ]
-
-
-def _percent(chance: float) -> str:
-    """A chance as a reader quotes it (9.3%, 0.021%), two figures, rounded down."""
-    pct = chance * 100
-    if pct >= 100 or pct <= 0:
-        return f"{pct:.0f}%"
-    digits = max(0, 1 - math.floor(math.log10(pct)))
-    return f"{math.floor(pct * 10**digits) / 10**digits:.{digits}f}%"
 
 
 def _escape(chance: float) -> str:

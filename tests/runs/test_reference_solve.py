@@ -148,7 +148,7 @@ def test_verify_says_what_was_solved_without_the_kernel_and_what_it_was_worth(
         "random (seed 3)"), details[-2]
     assert details[-1].startswith(
         "what the kernel-independent solve was worth: each class record had at least a "
-        f"{reference_solve._percent(4 / result.records)} chance of being solved without the kernel (seed 3)"), \
+        f"{reference_solve.percent(4 / result.records)} chance of being solved without the kernel (seed 3)"), \
         details[-1]
     # without re-solving (--recheck 0), nothing: and said so
     assert ReferenceChecked().details() == "no class record solved without the kernel (--recheck 0)"
