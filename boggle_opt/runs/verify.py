@@ -671,7 +671,11 @@ def verify_runs(
 def recorded_worker_memory(settings: Mapping[str, Any]) -> float | None:
     """The worker memory (MB) a run file's bnb options record: bnb's default
     where they do not (a run from before the option); None if it is not a
-    number > 0 (its root bounds are then not compared)."""
+    number > 0, or a merged file's shards ran at several (its root bounds are
+    then not compared)."""
+    merged = settings.get("merged_from")
+    if isinstance(merged, dict) and merged.get("worker_memories"):
+        return None
     options = settings.get("options")
     value = options.get("worker-memory", options.get("worker_memory", DEFAULT_WORKER_MB)) \
         if isinstance(options, dict) else DEFAULT_WORKER_MB
@@ -688,7 +692,7 @@ def _memory_note(runs_memory: Sequence[float | None], memory: float, paths: Sequ
     if not others:
         return ""
     def mb_text(mb: float | None) -> str:
-        return "an unreadable worker memory" if mb is None else f"{mb:,g} MB"
+        return "several worker memories, or none readable" if mb is None else f"{mb:,g} MB"
     at = f"re-solved at {memory:,g} MB of worker memory"
     if len(paths) == 1:
         return f"the records were {at}, the run's at {mb_text(others[0][1])}"

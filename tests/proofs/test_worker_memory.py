@@ -166,6 +166,25 @@ def test_a_shard_solves_at_it(
     assert options(shard)["worker-memory"] == float(TINY)
 
 
+@pytest.mark.slow  # two shards, merge's verify and verify: half a minute on a busy machine
+def test_shards_at_two_memories_are_one_proof(run_cli: Run, tmp_path: Path, proof: list[str]) -> None:
+    """Shards at two memories merge and verify as one proof; the merged file
+    says its shards ran at both, so verify compares their boards, not their
+    root bounds (a class split at one memory may bound lower)."""
+    shard = tmp_path / "shard.jsonl"
+    assert run_cli(*proof, "--shard", "1/2", "--worker-memory", TINY, "--out", str(shard)).returncode == 0
+    other = tmp_path / "other.jsonl"
+    assert run_cli(*proof, "--shard", "2/2", "--out", str(other)).returncode == 0
+    merged = tmp_path / "merged.jsonl"
+    m = run_cli("merge", str(shard), str(other), "--out", str(merged), "--recheck", "all")
+    assert m.returncode == 0, m.stdout + m.stderr
+    [start] = [r for r in records(merged) if r["type"] == "start"]
+    assert start["settings"]["merged_from"]["worker_memories"] == [float(TINY), DEFAULT_WORKER_MB]
+    v = run_cli("verify", str(merged), "--recheck", "all", "--budget", "0.01")
+    assert v.returncode == 0, v.stdout + v.stderr
+    assert "several worker memories" in v.stdout.replace("\n#   ", " ")
+
+
 @pytest.mark.slow  # a Dask LocalCluster started: seconds (tests/proofs/test_executors.py has a quick one)
 def test_a_dask_run_solves_at_it(run_cli: Run, tmp_path: Path, default_proof: dict[str, Any], proof: list[str]) -> None:
     dask = tmp_path / "dask.jsonl"
