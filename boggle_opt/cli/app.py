@@ -457,9 +457,9 @@ def _add_run_parser(sub: Any) -> None:
         help="bnb: solve shard K of N only (every N-th class), with a --min-score N all N share; verify "
              "all N run files together (the same as -o shard K/N; docs/campaigns.md)",
     )
-    add_worker_memory(run, "bnb: memory of one worker in MB (default 2000): sharing, splitting and "
-                           "building in passes scale with it, the boards found do not (the same as "
-                           "-o worker-memory MB; docs/campaigns.md)")
+    add_worker_memory(run, "bnb: -o worker-memory MB, the memory of one worker (default 2000): the "
+                           "kernel's sharing, splitting and building in passes scale with it, the boards "
+                           "found do not (docs/campaigns.md)")
     add_constraint_options(run)
     run.add_argument("--time", type=seconds, metavar="SECONDS", help="stop after this many seconds")
     run.add_argument("--evals", type=positive_int, metavar="N", help="stop after this many boards scored")
