@@ -173,7 +173,7 @@ def run_all(ns: argparse.Namespace, rows: list[Row], memories: Sequence[float]) 
     todo = jobs_in_order(rows, memories)
     running: list[tuple[subprocess.Popen[str], Row, float]] = []
     print("# class\trecorded s\tstratum\tmemory MB\tcpu s\tpeak MB\tarena MB\tsubclasses\tshared\t"
-          "build/force/orderly s\tboards", flush=True)
+          "build/force/orderly s\tde-duplicated builds\tboards", flush=True)
     try:
         while todo or running:
             while todo and len(running) < ns.parallel:
@@ -195,7 +195,8 @@ def run_all(ns: argparse.Namespace, rows: list[Row], memories: Sequence[float]) 
                 row.runs[memory] = got
                 print(f"{row.name}\t{row.recorded:.2f}\t{row.stratum}\t{memory:g}\t{got['cpu']:.2f}\t"
                       f"{got['peak_mb']:.0f}\t{got['arena_mb']:.0f}\t{got['subclasses']}\t{got['shared']}\t"
-                      f"{got['build_s']}/{got['force_s']}/{got['bound_s']}\t{len(got['boards'].split())}", flush=True)
+                      f"{got['build_s']}/{got['force_s']}/{got['bound_s']}\t{got['dedups']}\t{len(got['boards'].split())}",
+                      flush=True)
                 check_boards(row)
     finally:
         for proc, _, _ in running:  # Ctrl-C: no process outlives the run

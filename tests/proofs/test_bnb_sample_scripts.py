@@ -166,7 +166,7 @@ def test_tail_memory(tmp_path: Path) -> None:
                cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     lines = [line.split("\t") for line in r.stdout.splitlines() if not line.startswith("#")]
-    runs = [line for line in lines if len(line) == 11]
+    runs = [line for line in lines if len(line) == 12]
     # the 2 slowest classes (the tail) and every 2nd of the next 2, at each memory
     assert sorted((row[0], row[3]) for row in runs) == sorted(
         (n, m) for n in (names[9], names[8], names[7]) for m in ("0.0001", "2000"))
