@@ -49,6 +49,7 @@ from boggle_opt.proofs.board_classes import (
 from boggle_opt import BoggleOptError
 from boggle_opt.proofs.class_records import RecordChecker
 from boggle_opt.proofs.shards import parse_shard, shard_classes
+from boggle_opt.proofs.memory import DEFAULT_WORKER_MB
 from boggle_opt.proofs.switch import DEFAULT_SWITCH, SWITCH_RATIOS
 from boggle_opt.proofs.class_tasks import (
     ClassContext, ClassResult, ClassTask, Ledger, TrieTiles, parse_class_name, tasks_left,
@@ -70,6 +71,8 @@ from boggle_opt.proofs.local import open_session
 RECORD_KIND = "bnb"
 #: the kernel multiplies switch x 100 by the min score in 64-bit integers
 MAX_SWITCH = 1e6
+#: the memory thresholds scale with worker-memory in 64-bit integers (a petabyte)
+MAX_WORKER_MB = 1e9
 #: sizes with at most this many classes are solved biggest first by the cost
 #: model: 4x4's default partition, 67,257 classes, costed in about 0.5 s of a
 #: proof of hundreds of CPU-hours (the model's rank correlation with 4x4
@@ -132,6 +135,14 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                       "of its top cell; the letters done are kept and each letter left becomes a "
                       "task of its own (none: no time limit)"},
         )
+        worker_memory: float = field(
+            default=DEFAULT_WORKER_MB,
+            metadata={"help": "memory of one worker in MB (run --worker-memory MB): the kernel shares "
+                      "a big class's repeated subtrees, solves a bigger one a letter of a cell at a "
+                      "time, and builds in passes, at thresholds in proportion to it, so a class "
+                      f"peaks at about half of it (default {DEFAULT_WORKER_MB:g}: 4x4 classes under "
+                      "1 GB); the boards found never depend on it"},
+        )
         climb_seconds: float = field(
             default=5.0, metadata={"help": "length of the hill climb that sets a missing min-score"}
         )
@@ -168,6 +179,8 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                 self.time_budget is None or self.time_budget > 0,
                 "time-budget", f"must be > 0, got {self.time_budget}",
             )
+            check(0 < self.worker_memory <= MAX_WORKER_MB, "worker-memory",
+                  f"must be > 0 and at most {MAX_WORKER_MB:,.0f} MB, got {self.worker_memory:g}")
             check(self.climb_seconds > 0, "climb-seconds", f"must be > 0, got {self.climb_seconds}")
             if self.shard:
                 try:
@@ -227,7 +240,8 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
 
     def fingerprint(self, problem: Problem) -> dict[str, str]:
         """What decides this searcher's answer beyond the dictionary and size
-        (``boggle_opt.runs.fingerprints``); switch and budgets only change speed."""
+        (``boggle_opt.runs.fingerprints``); switch, budgets and worker memory
+        only change speed and memory."""
         min_score = self.options.min_score
         return {
             "buckets": self.buckets(problem.geometry, problem.dictionary.alphabet)[0],
@@ -340,7 +354,7 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         args = (
             problem.dictionary.keys, problem.dictionary.points, geometry.cols, geometry.rows,
             buckets, min_score, *self.switch_settings(geometry), opts.node_budget or 0,
-            opts.time_budget or 0.0, TrieTiles.of(problem.dictionary.trie),
+            opts.time_budget or 0.0, TrieTiles.of(problem.dictionary.trie), opts.worker_memory,
         )
         order = cell_order(geometry)
         session = open_session(problem, WorkerSetup(ClassContext, args, uuid.uuid4().hex))
@@ -423,6 +437,10 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
                         # worker's high-water mark once it was done (which
                         # bounds the class's own peak: issue 69)
                         "arena_mb": round(result.arena_mb, 1), "worker_peak_mb": round(result.peak_mb, 1),
+                        # what the worker memory made the kernel do: solve it as
+                        # subclasses (0: whole), share its tree's repeated families
+                        # (a split class's: its last subclass's)
+                        "subclasses": result.subclasses, "shared": result.shared,
                     })
                     stats.found.update(b for b, _ in boards)
                     for board, score in boards:
@@ -653,7 +671,7 @@ def _resumed_classes(
 
 def _same_record(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Two records of one class or piece that say the same (its timing may differ)."""
-    skip = {"seconds", "cpu", "nodes", "candidates", "arena_mb", "worker_peak_mb"}
+    skip = {"seconds", "cpu", "nodes", "candidates", "arena_mb", "worker_peak_mb", "subclasses", "shared"}
     return {k: v for k, v in a.items() if k not in skip} == {k: v for k, v in b.items() if k not in skip}
 
 

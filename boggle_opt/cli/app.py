@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from .. import defaults
 from .._version import __version__
 from .bound import add_parser as add_bound_parser
-from .args import (WORDLIST_HELP, IgnoredOption, add_language, add_min_letters, add_option_pairs, cache_choice, option_pairs, interval, jobs, positive_int,
+from .args import (WORDLIST_HELP, IgnoredOption, add_language, add_min_letters, add_option_pairs, add_worker_memory, cache_choice, option_pairs, interval, jobs, positive_int,
                    scheduler, score, seconds, seed)
 from . import output
 from .dice import add_constraint_options
@@ -173,6 +173,8 @@ def run_spec(ns: argparse.Namespace, regs: Registries, held: ExitStack | None = 
         clashes.append("min-score")
     if ns.shard is not None:
         clashes.append("shard")
+    if ns.worker_memory is not None:
+        clashes.append("worker-memory")
     if ns.out is not None:
         clashes.append("out")
     if clashes:
@@ -455,6 +457,9 @@ def _add_run_parser(sub: Any) -> None:
         help="bnb: solve shard K of N only (every N-th class), with a --min-score N all N share; verify "
              "all N run files together (the same as -o shard K/N; docs/campaigns.md)",
     )
+    add_worker_memory(run, "bnb: -o worker-memory MB, the memory of one worker (default 2000): the "
+                           "kernel's sharing, splitting and building in passes scale with it, the boards "
+                           "found do not (docs/campaigns.md)")
     add_constraint_options(run)
     run.add_argument("--time", type=seconds, metavar="SECONDS", help="stop after this many seconds")
     run.add_argument("--evals", type=positive_int, metavar="N", help="stop after this many boards scored")

@@ -84,6 +84,23 @@ def seconds(text: str) -> float:
     return value
 
 
+def megabytes(text: str) -> float:
+    """A memory in MB: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of MB, got {text[:40]!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a number of MB > 0, got {text[:40]}")
+    return value
+
+
+def add_worker_memory(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--worker-memory MB``: bnb's ``worker-memory`` option, its own flag
+    (``run``, ``plan``; the same as ``-o worker-memory MB``)."""
+    parser.add_argument("--worker-memory", type=megabytes, metavar="MB", help=help)
+
+
 def interval(text: str) -> float:
     """Seconds between two progress lines: a finite number > 0."""
     try:
@@ -189,18 +206,36 @@ def add_option_pairs(parser: argparse.ArgumentParser, help: str) -> None:
 
 
 def option_pairs(ns: argparse.Namespace) -> list[tuple[str, str]]:
-    """The ``-o`` pairs with ``--min-score`` (and ``run``'s ``--shard``) among
-    them: an option given both ways must agree, or it is a clash."""
+    """The ``-o`` pairs with ``--min-score`` (and ``run``'s ``--shard``, and
+    ``--worker-memory``) among them: an option given both ways must agree, or
+    it is a clash."""
     pairs = [(str(k), str(v)) for k, v in ns.option]
-    for flag, name in (("min_score", "min-score"), ("shard", "shard")):
+    for flag, name in (("min_score", "min-score"), ("shard", "shard"), ("worker_memory", "worker-memory")):
         given = getattr(ns, flag, None)
         if given is None:
             continue
+        text = number_text(given) if isinstance(given, float) else str(given)
         for key, value in pairs:
-            if key.replace("_", "-").lower() == name and value.replace("_", "") != str(given):
-                raise BoggleOptError(f"--{name} {given} and -o {name} {value} disagree; give one")
-        pairs.append((name, str(given)))
+            if key.replace("_", "-").lower() == name and not _same_value(value, given):
+                raise BoggleOptError(f"--{name} {text} and -o {name} {value} disagree; give one")
+        pairs.append((name, text))
     return pairs
+
+
+def number_text(value: float) -> str:
+    """A number as typed: ``1000`` for 1000.0, ``0.5`` (every digit kept)."""
+    value = float(value)  # (a default may be an int)
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+
+
+def _same_value(value: str, given: object) -> bool:
+    """Whether ``-o``'s text says the flag's value (a number as a number: 1000 is 1000.0)."""
+    if isinstance(given, float):
+        try:
+            return float(value.replace("_", "")) == given
+        except ValueError:
+            return False
+    return value.replace("_", "") == str(given)
 
 
 def cache_choice(ns: argparse.Namespace) -> bool | None:

@@ -43,13 +43,15 @@ from ..proofs.estimate import (
 )
 from ..proofs.executor import Done, ExecutorSession, InlineSession, WorkerSetup
 from ..proofs.local import LocalSession
+from ..proofs.memory import DEFAULT_WORKER_MB
 from ..proofs.shards import MAX_SHARDS
 from ..registry.dictionaries import load_dictionary
 from ..registry.registries import Registries
 from ..searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
 from ..searching.options import make_options
 from .args import (
-    add_option_pairs, add_rule_and_wordlist, cache_choice, deprecated_alias, note, option_pairs, positive_int, seed,
+    add_option_pairs, add_rule_and_wordlist, add_worker_memory, cache_choice, deprecated_alias, note, number_text,
+    option_pairs, positive_int, seed,
 )
 from . import output
 from .status import StatusLine
@@ -98,8 +100,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--shards", type=positive_int, metavar="N",
                    help="plan the proof as N shards (run --shard K/N): each shard's CPU, wall "
                         "time and memory, and the lines that submit them")
-    p.add_argument("--worker-memory", type=positive_int, default=2000, metavar="MB",
-                   help="memory of one worker, for the split (default 2000 MB)")
+    add_worker_memory(p, "memory of one worker in MB (default 2000), as the proof's run --worker-memory: "
+                         "the sample is solved with the kernel's sharing and splitting for it, and the "
+                         "split and shard lines keep every task within it (the same as -o worker-memory MB)")
     p.add_argument("--seed", type=seed, default=1, help="seed of the sample (default 1)")
     p.add_argument("--sample-out", metavar="FILE",
                    help="also write the sampled classes and their CPU seconds to FILE, one a line "
@@ -128,6 +131,11 @@ def _hours(seconds: float) -> str:
 
 def _mb(value: float) -> str:
     return f"{value:,.0f} MB"
+
+
+def _given_mb(value: float) -> str:
+    """A memory the user gave: ``2,000 MB``, ``0.5 MB``."""
+    return f"{value:,.0f} MB" if value >= 10 and float(value).is_integer() else f"{number_text(value)} MB"
 
 
 class _Out:
@@ -257,7 +265,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     out.flush()
     switch_pct, switch_score = searcher.switch_settings(geometry)
     args = (dictionary.keys, dictionary.points, geometry.cols, geometry.rows, buckets, min_score,
-            switch_pct, switch_score, 0, 0.0, TrieTiles.of(dictionary.trie))
+            switch_pct, switch_score, 0, 0.0, TrieTiles.of(dictionary.trie), options.worker_memory)
     place = {c: i for i, c in enumerate(sample)}
     # each sampled class's weight: the classes of the proof it stands for
     weights = scale_up([0.0] * len(sample), picked.strata, picked.sizes).weights
@@ -338,7 +346,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     else:
         w.field("peak memory", f"{_mb(worker_mb)} a worker, {_mb(main_mb)} the main process (the sample's "
                                f"largest)")
-    for name, text in _split(measured, base_mb, ns.worker_memory):
+    for name, text in _split(measured, base_mb, options.worker_memory):
         w.field(name, text)
     from ..runs.recheck import DEFAULT_CHANCE, default_cost  # lazy, as in _climb
 
@@ -552,11 +560,11 @@ def _sample_file(ns: argparse.Namespace, label: str, min_score: int) -> TextIO |
     return f
 
 
-def _split(measured: list[Measured], base_mb: float, worker_mb: int) -> list[tuple[str, str]]:
+def _split(measured: list[Measured], base_mb: float, worker_mb: float) -> list[tuple[str, str]]:
     """The node budget that keeps the sample's worst arena-per-node ratio within a worker."""
     room = worker_mb - base_mb
     if room <= 0:
-        return [("split", f"a {worker_mb:,} MB worker is smaller than its base of {base_mb:,.0f} MB")]
+        return [("split", f"a {_given_mb(worker_mb)} worker is smaller than its base of {base_mb:,.0f} MB")]
     results = [m.result for m in measured]
     per_node = max((r.arena_mb / r.nodes for r in results if r.nodes), default=0.0)
     if per_node == 0:
@@ -564,10 +572,10 @@ def _split(measured: list[Measured], base_mb: float, worker_mb: int) -> list[tup
     budget = int(room / per_node)
     over = sum(1 for r in results if r.nodes > budget)
     if over == 0:
-        return [("split", f"none in the sample: every tree fits a {worker_mb:,} MB worker; "
+        return [("split", f"none in the sample: every tree fits a {_given_mb(worker_mb)} worker; "
                           f"-o node-budget {budget:,} splits any class that would not")]
     return [("split", f"-o node-budget {budget:,}: {over} of {len(results)} sampled classes would be "
-                      f"split to fit a {worker_mb:,} MB worker")]
+                      f"split to fit a {_given_mb(worker_mb)} worker")]
 
 
 def _shards(
@@ -624,7 +632,10 @@ def _shards(
     language = [f"LANGUAGE={shlex.quote(ns.language)}"] if ns.language else []
     # and so does a minimum word length other than the rule's own
     letters = [] if ns.min_letters is None else [f"MIN_LETTERS={ns.min_letters}"]
+    # a worker memory other than the default goes with every shard: it decides their sharing and splitting
+    memory = [] if options.worker_memory == DEFAULT_WORKER_MB else [number_text(options.worker_memory)]
     w.command([f"SHARDS={n}", f"SIZE={geometry.size}", f"WORDLIST={shlex.quote(wordlist)}", *language, *letters,
+               *[f"WORKER_MEMORY={m}" for m in memory],
                f"RULE={shlex.quote(ns.rule)}", f"MIN_SCORE={min_score}", "OUT=proof", "sbatch",
                f"--array=1-{n}", f"--cpus-per-task={jobs}", f"--mem-per-cpu={per_cpu}M", "--export=ALL",
                SLURM_SCRIPT])
@@ -635,19 +646,22 @@ def _shards(
     w.command(["boggle-opt", "run", "--searcher", "bnb", "--size", geometry.size, "--wordlist",
                shlex.quote(wordlist), *(["--language", shlex.quote(ns.language)] if ns.language else []), "--rule", shlex.quote(ns.rule),
                *([] if ns.min_letters is None else ["--min-letters", str(ns.min_letters)]), "--min-score", str(min_score),
-               *extra, "--shard", f"K/{n}", "--jobs", str(jobs), "--out", "shard-K.jsonl"])
+               *extra, *[word for m in memory for word in ("--worker-memory", m)], "--shard", f"K/{n}",
+               "--jobs", str(jobs), "--out", "shard-K.jsonl"])
     w.comment(f"then check them as one proof: boggle-opt verify --jobs {jobs} proof/shard-*.jsonl")
 
 
 def _given_options(options: Any) -> list[str]:
     """``-o NAME VALUE`` for each bnb option given that changes what a shard
-    runs (not the min score, the shard, the climb), quoted for a shell."""
+    runs (not the min score, the shard, the climb; nor the worker memory,
+    which has a flag of its own), quoted for a shell."""
     defaults_ = type(options)()
     words: list[str] = []
     for f in dataclasses.fields(options):
-        if f.name in ("min_score", "shard", "climb_seconds"):
+        if f.name in ("min_score", "shard", "climb_seconds", "worker_memory"):  # (its own flag)
             continue
         value = getattr(options, f.name)
         if value != getattr(defaults_, f.name):
-            words += ["-o", f.name.replace("_", "-"), shlex.quote(str(value))]
+            text = number_text(value) if isinstance(value, float) else str(value)
+            words += ["-o", f.name.replace("_", "-"), shlex.quote(text)]
     return words

@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from ..registry.registries import Registries
 from ..defaults import VERIFY_BUDGET as RECHECK_FLOOR, VERIFY_CHANCE as DEFAULT_CHANCE
-from .args import add_verify_jobs, seed
+from .args import add_verify_jobs, megabytes, seed
 from .status import StatusLine
 
 #: the exit status of a run file that is not a complete, consistent proof
@@ -94,6 +94,10 @@ def add_parser(sub: Any) -> None:
              "drawn records without the kernel (bigger pieces)",
     )
     add_verify_jobs(p, "the proof's class records")
+    p.add_argument("--worker-memory", type=megabytes, metavar="MB",
+                   help="re-solve records for workers of this many MB (default: the run's own "
+                        "--worker-memory); the boards do not depend on it, and root bounds are "
+                        "compared only at the run's own")
     p.add_argument("--seed", type=seed, metavar="N",
                    help="seed of the witnesses and of the draw (default: a fresh one, printed, to repeat a check)")
     p.add_argument(
@@ -129,7 +133,8 @@ def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     try:
         with StatusLine("verify") as status:
             result = verify_runs(ns.runfiles, regs, recheck=ns.recheck, seed=ns.seed, wordlist=ns.wordlist,
-                                 budget=ns.budget, progress=status.show, jobs=ns.jobs, chance=ns.chance)
+                                 budget=ns.budget, progress=status.show, jobs=ns.jobs, chance=ns.chance,
+                                 worker_memory=ns.worker_memory)
     except Hole as hole:
         out.write(f"NOT verified: {hole}\n")
         return NOT_VERIFIED
@@ -143,6 +148,9 @@ def cmd_verify(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     if result.kernel_note:
         lines.append(f"note: {result.kernel_note}: every check above holds as ever, but the records re-solved "
                      "here were solved by this install's kernel, so their root bounds were not compared")
+    if result.memory_note:
+        lines.append(f"note: {result.memory_note}: the boards do not depend on it, but a split class's root bound "
+                     "may, so those records' root bounds were not compared")
     for line in lines:
         out.write(wrap.fill(line) + "\n")
     return PARTIAL if result.partial else 0

@@ -31,6 +31,7 @@ from ..core.geometry import Geometry
 from ..core.trie import LATIN, PackedTrie
 from ..huge_pages import settle_for
 from ..signals import poll
+from .memory import DEFAULT_WORKER_MB, fit_memory
 from .rescore import Rescorer
 
 Part = tuple[tuple[int, int], ...]  # (cell, tile code) pairs, in the order they were fixed
@@ -138,6 +139,10 @@ class ClassResult:
     #: the cell whose letters ``unfinished`` lists (the solver's split cell:
     #: each class has its own cell order), -1 if none
     split_cell: int = -1
+    #: what the worker's memory made the kernel do: its tree shared its
+    #: repeated families, and the subclasses it was solved as (0: whole)
+    shared: bool = False
+    subclasses: int = 0
 
 
 @dataclass(frozen=True)
@@ -166,7 +171,9 @@ class ClassContext:
     With a ``node_budget``, each tree is built first and a task whose tree
     has more nodes is handed back unsolved (``too_big``) to be split. With a
     ``time_budget`` (seconds), a solve that runs past it stops between two
-    letters of the task's split cell and hands back the letters left."""
+    letters of the task's split cell and hands back the letters left. The
+    solver's memory thresholds are those of a worker of ``worker_mb`` MB
+    (``memory.fit_memory``)."""
 
     def __init__(
         self,
@@ -181,6 +188,7 @@ class ClassContext:
         node_budget: int = 0,
         time_budget: float = 0.0,
         tiles: TrieTiles | None = None,
+        worker_mb: float = DEFAULT_WORKER_MB,
     ) -> None:
         geometry = Geometry(cols, rows)
         settle_for(cols * rows)  # this worker's huge pages, by its classes' size
@@ -188,6 +196,7 @@ class ClassContext:
         self.symbols = tiles.symbols
         trie = tiles.trie(keys, points)
         self.solver = ClassSolver(trie, geometry)
+        fit_memory(self.solver, worker_mb)
         self.solver.poll = poll
         self.rescorer = Rescorer(self.solver, geometry, trie)  # the trie's own points go with it
         self.buckets = buckets
@@ -224,6 +233,7 @@ class ClassContext:
             solver.build_seconds, solver.force_seconds, solver.bound_seconds, rescore, _peak_mb(),
             seconds=time.perf_counter() - start, cpu=time.process_time() - cpu, arena_mb=4 * int(solver.peak_words) / 1e6,
             unfinished=unfinished, split_cell=solver.order[solver.split_level] if unfinished else -1,
+            shared=bool(solver.shared), subclasses=int(solver.subclasses),
         )
 
 

@@ -23,7 +23,7 @@ from .events import SCHEMA
 from .files import PathArg, check_paths, write_new
 from ..core.alphabet import Alphabet
 from .runfile import run_alphabet
-from .verify import Say, Verified, _lines, _start, verify_runs
+from .verify import Say, Verified, _lines, _start, recorded_worker_memory, verify_runs
 from .written import written_record
 
 
@@ -72,6 +72,11 @@ def merge_runs(paths: Sequence[str], out: str, registries: Registries, recheck: 
     settings["options"] = options
     settings["merged_from"] = {"files": len(paths), "shards": result.shards or None,
                                "of": str(merged_from) if merged_from else None}
+    # shards run at different worker memories: the merged file's options hold
+    # the first's, so it says so (verify then compares no root bound of it)
+    memories = sorted({recorded_worker_memory(_start(p)["settings"]) or 0.0 for p in paths})
+    if len(memories) > 1:
+        settings["merged_from"]["worker_memories"] = memories
     ranked = result.best
     stats: dict[str, int | float | str] = {proof.DONE: result.classes, proof.TOTAL: result.classes, proof.FAILED: 0, proof.IN_FLIGHT: 0,
              proof.MIN_SCORE: result.min_score,

@@ -73,6 +73,8 @@ class ProofFacts:
         # the package core does not import its plugins
         self.bnb = searcher(opts)
         self.option_min_score: int | None = opts.min_score
+        #: the MB of worker memory the kernel re-solves records for (the run's own; verify may set another)
+        self.worker_memory: float = float(opts.worker_memory)
         try:
             self.geometry: Geometry = size_geometry(str(settings.get("size")))
         except BoggleOptError as exc:

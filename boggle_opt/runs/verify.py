@@ -65,6 +65,7 @@ from ..core.errors import BoggleOptError
 from ..dictionary.rules import letters_note
 from ..proofs.class_records import ClassRecordError, RecordChecker, is_board_text
 from ..proofs.class_tasks import TrieTiles
+from ..proofs.memory import DEFAULT_WORKER_MB
 from ..registry.registries import Registries
 from ..searching.interface import Problem
 from .coverage import coverage
@@ -131,6 +132,8 @@ class Verified:
     #: drawn records solved again without the kernel (``runs.reference_solve``)
     reference: ReferenceChecked = field(default_factory=ReferenceChecked)
     kernel_note: str = ""
+    #: the records were re-solved at another worker memory than some files' own (their root bounds not compared)
+    memory_note: str = ""
     seconds: float = 0.0
     cpu_recorded: float = 0.0
     #: some records give only their class's wall time
@@ -567,6 +570,7 @@ def verify_runs(
     jobs: int = 1,
     chance: float | None = None,
     whole: bool = False,
+    worker_memory: float | None = None,
 ) -> Verified:
     """Check the proof in the run files ``paths`` (one run, or its shards:
     all of them, or, unless ``whole``, some, which ``Verified.partial`` says);
@@ -578,7 +582,9 @@ def verify_runs(
     result says which, to repeat the check). ``progress`` hears what is being
     checked: each step's text, and ``update`` True for progress within it
     (a big proof takes minutes). ``jobs`` > 1: records are re-solved in that
-    many worker processes (the budget is their CPU, summed)."""
+    many worker processes (the budget is their CPU, summed). ``worker_memory``:
+    the MB of memory the kernel re-solves for (None: the first file's run's);
+    a record's root bound is compared only if its run had the same."""
     started = time.process_time()  # CPU, to set beside the CPU the proof recorded
     say = progress if progress is not None else _silent
     seed = secrets.randbits(32) if seed is None else seed
@@ -600,8 +606,14 @@ def verify_runs(
     shard_set = read_shards([(path, start["settings"]) for path, start in heads], whole)
     kernel = kernel_version()
     same_kernel = [(start["settings"].get("fingerprint") or {}).get("kernel") == kernel for _, start in heads]
+    # the memory the kernel re-solves for decides no board, but may decide a
+    # split class's root bound (``proofs.memory``): compared at the run's own only
+    memory = proof.worker_memory if worker_memory is None else worker_memory
+    proof.worker_memory = memory
+    runs_memory = [recorded_worker_memory(start["settings"]) for _, start in heads]
+    same_bounds = [same and mb == memory for same, mb in zip(same_kernel, runs_memory)]
     keep = None if recheck is None else (RECHECK_KEEP if recheck < 0 else recheck)
-    reader = _Reader(proof, len(paths), keep, seed, same_kernel)
+    reader = _Reader(proof, len(paths), keep, seed, same_bounds)
     reader.names = [path for path, _ in heads]
     for index, (path, start) in enumerate(heads):
         # one step for all the files: a campaign's 20,000 shards are not 20,000 lines in a log
@@ -638,6 +650,7 @@ def verify_runs(
         wordlist_label=proof.dictionary.label, kernel_note=_kernel_note(others, len(paths), kernel),
         cpu_recorded=reader.cpu, wall_recorded=reader.wall_only, full_recheck=recheck is None, seed=seed,
         min_letters=proof.min_letters,
+        memory_note=_memory_note(runs_memory, memory, [k for k, _ in heads], same_kernel),
     )
     result.budget = budget if budget is not None else RECHECK_FLOOR
     if recheck is None:
@@ -653,6 +666,39 @@ def verify_runs(
     w = result.witness
     result.seconds = time.process_time() - started + (w.resolve_seconds if w.resolve_workers else 0.0)
     return result
+
+
+def recorded_worker_memory(settings: Mapping[str, Any]) -> float | None:
+    """The worker memory (MB) a run file's bnb options record: bnb's default
+    where they do not (a run from before the option); None if it is not a
+    number > 0, or a merged file's shards ran at several (its root bounds are
+    then not compared)."""
+    merged = settings.get("merged_from")
+    if isinstance(merged, dict) and merged.get("worker_memories"):
+        return None
+    options = settings.get("options")
+    value = options.get("worker-memory", options.get("worker_memory", DEFAULT_WORKER_MB)) \
+        if isinstance(options, dict) else DEFAULT_WORKER_MB
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+        return None
+    return float(value)
+
+
+def _memory_note(runs_memory: Sequence[float | None], memory: float, paths: Sequence[str],
+                 same_kernel: Sequence[bool]) -> str:
+    """The note for files (of this install's kernel) whose runs had another
+    worker memory than the one their records were re-solved at."""
+    others = [(path, mb) for path, mb, same in zip(paths, runs_memory, same_kernel) if same and mb != memory]
+    if not others:
+        return ""
+    def mb_text(mb: float | None) -> str:
+        return "several worker memories, or none readable" if mb is None else f"{mb:,g} MB"
+    at = f"re-solved at {memory:,g} MB of worker memory"
+    if len(paths) == 1:
+        return f"the records were {at}, the run's at {mb_text(others[0][1])}"
+    named = ", ".join(f"{path} ({mb_text(mb)})" for path, mb in others[:3])
+    more = f" and {len(others) - 3:,} more" if len(others) > 3 else ""
+    return f"the records were {at}; {counted(len(others), 'file')} of {len(paths):,} ({named}{more}) ran at another"
 
 
 def _kernel_note(others: Sequence[tuple[str, Any]], files: int, kernel: str) -> str:
@@ -706,7 +752,7 @@ def _witness(proof: ProofFacts, reader: _Reader, result: Verified, plan: Plan | 
         if plan is not None and chosen:
             args = (proof.dictionary.keys, proof.dictionary.points, proof.geometry.cols, proof.geometry.rows,
                     proof.buckets, min_score, *proof.bnb.switch_settings(proof.geometry), 0, 0.0,
-                    TrieTiles.of(proof.dictionary.trie))
+                    TrieTiles.of(proof.dictionary.trie), proof.worker_memory)
             resolve(chosen, reader.draw.seen, reader.draw.complete, args, Resolver(proof.geometry, proof.symbols),
                     witnessed, plan, jobs, say)
             # the kernel's answer checked by a method that shares none of its code but the scorer

@@ -21,6 +21,9 @@ RULE="${RULE:-standard}"
 # words of this many letters or more, if not the rule's own minimum (plan prints it when given)
 MIN_LETTERS="${MIN_LETTERS:-}"
 MIN_SCORE="${MIN_SCORE:-3500}"
+# MB of memory a worker has, if not bnb's default 2000 (plan prints it when given); a
+# requeued task keeps the one its run file records
+WORKER_MEMORY="${WORKER_MEMORY:-}"
 OUT="${OUT:-proof}"
 JOBS="${SLURM_CPUS_PER_TASK:-1}"
 BOGGLE_OPT="${BOGGLE_OPT:-boggle-opt}"
@@ -35,5 +38,5 @@ if [ -s "$file" ]; then
     exec $BOGGLE_OPT run --resume "$file" --jobs "$JOBS" --progress plain --progress-every "$EVERY"
 fi
 exec $BOGGLE_OPT run --searcher bnb --size "$SIZE" --wordlist "$WORDLIST" ${LANGUAGE:+--language "$LANGUAGE"} --rule "$RULE" \
-    ${MIN_LETTERS:+--min-letters "$MIN_LETTERS"} --min-score "$MIN_SCORE" --shard "$SLURM_ARRAY_TASK_ID/$SHARDS" --jobs "$JOBS" \
+    ${MIN_LETTERS:+--min-letters "$MIN_LETTERS"} --min-score "$MIN_SCORE" ${WORKER_MEMORY:+--worker-memory "$WORKER_MEMORY"} --shard "$SLURM_ARRAY_TASK_ID/$SHARDS" --jobs "$JOBS" \
     --progress plain --progress-every "$EVERY" --out "$file"

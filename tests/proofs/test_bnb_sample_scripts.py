@@ -1,5 +1,6 @@
 """benchmarks/bnb_draw.py and bnb_sample.py: a seeded draw, timed one class
-a process, resumed without timing a class twice, and the estimate's figures."""
+a process, resumed without timing a class twice, and the estimate's figures;
+cpp_anchor.py, shard_report.py and tail_memory.py."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from boggle_opt.boards import size_geometry
 from boggle_opt.proofs.board_classes import count_classes
@@ -143,3 +146,31 @@ def test_shard_report(tmp_path: Path, run_cli: Callable[..., subprocess.Complete
     known.write_text(f"{board}: {score + 1}\n")
     missing = script("shard_report.py", str(out), "--known", str(known), cwd=tmp_path)
     assert missing.returncode == 2 and f"NOT LISTED (the shard has {score})" in missing.stdout, missing.stdout
+
+
+@pytest.mark.slow  # six processes, each loading the kernel and a word list
+def test_tail_memory(tmp_path: Path) -> None:
+    """benchmarks/tail_memory.py on a 2x2 table of made-up times and a made-up
+    word list: each picked class solved at each memory in a process of its
+    own, the same boards at each, and the proof priced at each."""
+    from boggle_opt.proofs.board_classes import ClassSpace, class_name
+
+    words = tmp_path / "words.txt"
+    words.write_text("ales\nalts\nanes\nants\nearl\nears\neast\nlane\nlast\nlens\nlent\nnest\nrate\nrest\n"
+                     "sale\nsalt\nseal\nsent\nslat\nslen\nstar\ntale\ntarn\nteal\ntear\ntern\n")
+    names = [class_name(c) for c in ClassSpace(size_geometry("2x2"), [3] * 4).iterate(shuffled=False)][:10]
+    table = tmp_path / "classes.tsv"
+    table.write_text("class\tcpu_s\n" + "".join(f"{n}\t{i + 1}\n" for i, n in enumerate(names)))
+    r = script("tail_memory.py", str(table), "--size", "2x2", "--min-score", "1", "--wordlist", str(words),
+               "--memory", "0.0001,2000", "--tail", "0.2", "--slow", "0.4", "--stride", "2", "--total", "21",
+               cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = [line.split("\t") for line in r.stdout.splitlines() if not line.startswith("#")]
+    runs = [line for line in lines if len(line) == 12]
+    # the 2 slowest classes (the tail) and every 2nd of the next 2, at each memory
+    assert sorted((row[0], row[3]) for row in runs) == sorted(
+        (n, m) for n in (names[9], names[8], names[7]) for m in ("0.0001", "2000"))
+    assert {row[2] for row in runs} == {"tail", "slow"}
+    priced = [line[0] for line in lines if len(line) == 4]
+    assert priced == ["0.0001 MB", "2000 MB"]
+    assert all("proof" in line[2] and "±" in line[2] for line in lines if len(line) == 4)

@@ -1,0 +1,336 @@
+"""The tail of a shard at several worker memories: what a proof costs where
+each worker has 1, 2 or 4 GB (issue 79, part 1).
+
+    python benchmarks/tail_memory.py CLASSES_TSV --size 4x4 --min-score 3500
+        [--memory 1000,2000,4000] [--wordlist enable2k] [--rule standard]
+        [--tail 0.01] [--slow 0.10] [--stride 6] [--rest-stride 0] [--parallel 2]
+        [--total N] [--no-huge-pages]
+
+CLASSES_TSV is a shard's per-class table as ``benchmarks/shard_report.py
+--tsv`` writes it (``results/4x4-standard-enable2k/classes.tsv``: the first
+hundredth of the 4x4 proof): a header line, then one class a line, its name
+(a bucket number per cell, the run file's) and its recorded CPU seconds
+first; a ``boards`` column, if any, is checked against every setting's.
+
+The shard's classes are ranked by their recorded CPU. The **tail** (the
+slowest ``--tail`` share, 1%) is solved whole; the rest of the **slow**
+classes (the slowest ``--slow``, 10%) by a stride sample (every
+``--stride``-th of them by rank); with ``--rest-stride K`` the other classes
+by every K-th too (default: not solved; their recorded times stand as they
+are). Each class is solved at every ``--memory`` (MB, bnb's
+``--worker-memory``), one class at one memory a process, as a proof's worker
+solves it (``ClassContext``: the kernel's thresholds for that memory, huge
+pages as a worker's, candidates re-scored), ``--parallel`` processes side by
+side: the settings of one class run in a row, two at a time, in an order
+that turns by one setting from class to class (so none always starts
+first or runs beside the same other). Each process prints its class's CPU,
+its own peak RSS (Linux's VmHWM, reset after the set-up), what the memory
+made the kernel do (subclasses, shared) and its boards, which must be the
+same at every setting.
+
+Printed: a line per class and setting, then for each memory the whole
+proof's CPU estimated from the shard: the shard's classes are a stride
+sample of the proof's ``--total`` (by default counted from the class space),
+so the proof is ``total / shard classes`` times the shard's estimate, where
+the tail counts as measured, a sampled stratum as its recorded CPU scaled by
+the ratio its sample measured (a ratio estimator), and a stratum not
+sampled at its recorded CPU; with the standard errors of the shard as a
+sample of the proof and of each stratum's sample of the shard, and their
+sum. Run it on a quiet machine: the lead's, not CI's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bnb_classes import class_peak_mb, peak_mb, reset_class_peak, start_as_a_worker  # noqa: E402
+
+
+@dataclass
+class Row:
+    """A class of the shard: its name, recorded CPU and boards (None: not recorded)."""
+
+    name: str
+    recorded: float
+    boards: str | None
+    stratum: str = "rest"  # "tail", "slow" or "rest"
+    sampled: bool = False
+    #: per memory: the measured figures (``solve_one``'s JSON)
+    runs: dict[float, dict[str, Any]] = field(default_factory=dict)
+
+
+def read_table(path: Path) -> list[Row]:
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if not lines:
+        sys.exit(f"tail_memory: {path}: empty")
+    head = lines[0].split("\t")
+    if head[:2] != ["class", "cpu_s"]:
+        sys.exit(f"tail_memory: {path}: the first line is not a header starting class, cpu_s "
+                 "(benchmarks/shard_report.py --tsv)")
+    at = head.index("boards") if "boards" in head else -1
+    rows = []
+    for number, line in enumerate(lines[1:], 2):
+        cols = line.split("\t")
+        try:
+            rows.append(Row(cols[0], float(cols[1]), cols[at] if 0 <= at < len(cols) else None))
+        except (IndexError, ValueError):
+            sys.exit(f"tail_memory: {path} line {number}: not a class and its CPU seconds")
+    return rows
+
+
+def strata(rows: list[Row], tail: float, slow: float, stride: int, rest_stride: int) -> None:
+    """Mark each row's stratum and whether it is solved (by recorded CPU, slowest first)."""
+    ranked = sorted(rows, key=lambda r: (-r.recorded, r.name))
+    n_tail = max(1, math.ceil(tail * len(rows)))
+    n_slow = max(n_tail, math.ceil(slow * len(rows)))
+    for rank, row in enumerate(ranked):
+        if rank < n_tail:
+            row.stratum, row.sampled = "tail", True
+        elif rank < n_slow:
+            row.stratum, row.sampled = "slow", (rank - n_tail) % stride == 0
+        else:
+            row.sampled = rest_stride > 0 and (rank - n_slow) % rest_stride == 0
+
+
+# -- one class in a process of its own ---------------------------------------------------
+
+
+def solve_one(ns: argparse.Namespace) -> int:
+    """Solve class ``ns.one`` at ``ns.memory_one`` MB as a proof's worker does
+    and print one JSON line of what it took."""
+    start_as_a_worker(ns.no_huge_pages)
+    from boggle_opt.boards import size_geometry
+    from boggle_opt.core.pages import trim_heap
+    from boggle_opt.plugins.bnb import BranchAndBound
+    from boggle_opt.proofs.class_tasks import ClassContext, ClassTask, TrieTiles, parse_class_name
+    from boggle_opt.registry.dictionaries import load_dictionary
+
+    geometry = size_geometry(ns.size)
+    d = load_dictionary(ns.wordlist, ns.rule)
+    bnb = BranchAndBound(BranchAndBound.Options(min_score=ns.min_score, worker_memory=ns.memory_one))
+    _, buckets = bnb.buckets(geometry, d.alphabet)
+    switch_pct, switch_score = bnb.switch_settings(geometry)
+    context = ClassContext(d.keys, d.points, geometry.cols, geometry.rows, buckets, ns.min_score,
+                           switch_pct, switch_score, 0, 0.0, TrieTiles.of(d.trie), ns.memory_one)
+    cls = parse_class_name(ns.one)
+    if len(cls) != geometry.n:
+        print(json.dumps({"error": f"class {ns.one!r} is not of size {ns.size}"}))
+        return 2
+    # a proof's worker holds only its solver and rescorer once set up (proofs/local.py)
+    del d
+    trim_heap()
+    setup_mb = peak_mb()
+    own = reset_class_peak()
+    result = context.run(ClassTask(cls))
+    solver = context.solver
+    print(json.dumps({
+        "class": ns.one, "memory": ns.memory_one, "cpu": round(result.cpu, 3),
+        "peak_mb": round(class_peak_mb() if own else peak_mb(), 1), "setup_mb": round(setup_mb, 1),
+        "arena_mb": round(result.arena_mb, 1), "nodes": result.nodes, "root_bound": result.root_bound,
+        "subclasses": result.subclasses, "shared": result.shared, "dedups": int(solver.dedups),
+        "build_s": round(solver.build_cpu, 2), "force_s": round(solver.force_cpu, 2),
+        "bound_s": round(solver.bound_cpu, 2),
+        # canonical, as the run file records them
+        "boards": " ".join(f"{b}:{s}" for b, s in sorted({geometry.canonical(b): s for b, s in result.boards}.items())),
+    }), flush=True)
+    return 0
+
+
+# -- the driver --------------------------------------------------------------------------
+
+
+def jobs_in_order(rows: list[Row], memories: Sequence[float]) -> list[tuple[Row, float]]:
+    """Each solved class's settings in a row, the order turned by one setting a class."""
+    out: list[tuple[Row, float]] = []
+    for k, row in enumerate(r for r in rows if r.sampled):
+        turn = k % len(memories)
+        out += [(row, m) for m in [*memories[turn:], *memories[:turn]]]
+    return out
+
+
+def command(ns: argparse.Namespace, row: Row, memory: float) -> list[str]:
+    return [sys.executable, str(Path(__file__).resolve()), str(ns.table), "--size", ns.size,
+            "--min-score", str(ns.min_score), "--wordlist", ns.wordlist, "--rule", ns.rule,
+            "--one", row.name, "--memory-one", repr(memory),
+            *(["--no-huge-pages"] if ns.no_huge_pages else [])]
+
+
+def run_all(ns: argparse.Namespace, rows: list[Row], memories: Sequence[float]) -> None:
+    """Every job, ``ns.parallel`` processes at a time, each line printed as it ends."""
+    todo = jobs_in_order(rows, memories)
+    running: list[tuple[subprocess.Popen[str], Row, float]] = []
+    print("# class\trecorded s\tstratum\tmemory MB\tcpu s\tpeak MB\tarena MB\tsubclasses\tshared\t"
+          "build/force/orderly s\tde-duplicated builds\tboards", flush=True)
+    try:
+        while todo or running:
+            while todo and len(running) < ns.parallel:
+                row, memory = todo.pop(0)
+                running.append((subprocess.Popen(command(ns, row, memory), stdout=subprocess.PIPE, text=True),
+                                row, memory))
+            time.sleep(0.2)
+            for item in [r for r in running if r[0].poll() is not None]:
+                running.remove(item)
+                proc, row, memory = item
+                out = proc.stdout.read() if proc.stdout else ""
+                proc.wait()
+                try:
+                    got = json.loads(out.strip().splitlines()[-1])
+                except (IndexError, ValueError):
+                    sys.exit(f"tail_memory: class {row.name} at {memory:g} MB: exit {proc.returncode}, no result")
+                if "error" in got:
+                    sys.exit(f"tail_memory: {got['error']}")
+                row.runs[memory] = got
+                print(f"{row.name}\t{row.recorded:.2f}\t{row.stratum}\t{memory:g}\t{got['cpu']:.2f}\t"
+                      f"{got['peak_mb']:.0f}\t{got['arena_mb']:.0f}\t{got['subclasses']}\t{got['shared']}\t"
+                      f"{got['build_s']}/{got['force_s']}/{got['bound_s']}\t{got['dedups']}\t{len(got['boards'].split())}",
+                      flush=True)
+                check_boards(row)
+    finally:
+        for proc, _, _ in running:  # Ctrl-C: no process outlives the run
+            proc.kill()
+            proc.wait()
+
+
+def check_boards(row: Row) -> None:
+    """The boards never depend on the memory, and are the shard's where it recorded them."""
+    seen = {m: r["boards"] for m, r in row.runs.items()}
+    if len(set(seen.values())) > 1:
+        sys.exit(f"tail_memory: class {row.name}: the boards differ between memories {sorted(seen)}")
+    if row.boards is not None and seen:
+        want = " ".join(sorted(row.boards.split()))
+        if next(iter(seen.values())) != want:
+            sys.exit(f"tail_memory: class {row.name}: the boards differ from the shard's recorded ones")
+
+
+@dataclass
+class Estimate:
+    shard: float  # the shard's CPU seconds at this memory, estimated
+    se_strata: float  # its standard error from the strata's samples
+    se_shard: float  # the proof's standard error as a sample of shards' classes (seconds of the proof)
+    proof: float  # the whole proof's CPU seconds
+
+
+def estimate(rows: list[Row], memory: float, total: int) -> Estimate:
+    """The shard's and the whole proof's CPU at ``memory``: the tail as measured,
+    a sampled stratum by its ratio estimator, an unsampled one as recorded."""
+    shard = 0.0
+    var = 0.0
+    per_class: list[float] = []  # each class's CPU as estimated, for the proof's error
+    for name in ("tail", "slow", "rest"):
+        group = [r for r in rows if r.stratum == name]
+        if not group:
+            continue
+        sampled = [r for r in group if r.sampled and memory in r.runs]
+        measured = {id(r) for r in sampled}
+        if name == "tail" or len(sampled) == len(group):
+            shard += sum(r.runs[memory]["cpu"] for r in group)
+            per_class += [r.runs[memory]["cpu"] for r in group]
+            continue
+        recorded = sum(r.recorded for r in group)
+        if not sampled:
+            shard += recorded
+            per_class += [r.recorded for r in group]
+            continue
+        x = [r.recorded for r in sampled]
+        y = [r.runs[memory]["cpu"] for r in sampled]
+        ratio = sum(y) / sum(x)
+        shard += ratio * recorded
+        per_class += [r.runs[memory]["cpu"] if id(r) in measured else ratio * r.recorded for r in group]
+        n, big = len(sampled), len(group)
+        if n > 1:
+            residuals = [yi - ratio * xi for xi, yi in zip(x, y)]
+            s2 = sum(e * e for e in residuals) / (n - 1)
+            var += big * big * (1 - n / big) * s2 / n  # the ratio estimator's, as a total
+    n = len(per_class)
+    mean = sum(per_class) / n
+    s2 = sum((c - mean) ** 2 for c in per_class) / (n - 1) if n > 1 else 0.0
+    se_shard = total * math.sqrt(s2 / n * max(0.0, 1 - n / total))
+    return Estimate(shard, math.sqrt(var), se_shard, shard * total / n)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("table", type=Path, help="the shard's per-class table (shard_report.py --tsv)")
+    ap.add_argument("--size", required=True, help="CxR, e.g. 4x4")
+    ap.add_argument("--min-score", type=int, required=True)
+    ap.add_argument("--wordlist", default="enable2k")
+    ap.add_argument("--rule", default="standard")
+    ap.add_argument("--memory", default="1000,2000,4000", help="worker memories in MB, comma-separated")
+    ap.add_argument("--tail", type=float, default=0.01, help="the slowest share solved whole (default 0.01)")
+    ap.add_argument("--slow", type=float, default=0.10, help="the slowest share sampled (default 0.10)")
+    ap.add_argument("--stride", type=int, default=6, help="every K-th of the slow classes past the tail (default 6)")
+    ap.add_argument("--rest-stride", type=int, default=0,
+                    help="every K-th of the other classes too (default 0: their recorded CPU stands)")
+    ap.add_argument("--parallel", type=int, default=2, help="processes side by side (default 2)")
+    ap.add_argument("--total", type=int, default=0,
+                    help="the proof's classes (default: counted from the class space)")
+    ap.add_argument("--no-huge-pages", action="store_true", help="as bnb_classes.py's")
+    ap.add_argument("--one", help=argparse.SUPPRESS)  # a worker: this class only
+    ap.add_argument("--memory-one", type=float, help=argparse.SUPPRESS)
+    ns = ap.parse_args()
+    if ns.one is not None:
+        return solve_one(ns)
+    try:
+        memories = [float(m) for m in ns.memory.split(",")]
+    except ValueError:
+        sys.exit(f"tail_memory: --memory {ns.memory!r}: not MB, comma-separated")
+    if not memories or any(not 0 < m <= 1e9 for m in memories) or ns.stride < 1 or ns.parallel < 1:
+        sys.exit("tail_memory: --memory (MB > 0), --stride and --parallel must be positive")
+    os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
+    rows = read_table(ns.table)
+    strata(rows, ns.tail, ns.slow, ns.stride, ns.rest_stride)
+    total = ns.total or count_classes(ns)
+    solved = [r for r in rows if r.sampled]
+    print(f"# {ns.table}: {len(rows)} classes of {total:,}, {ns.size} {ns.wordlist} {ns.rule} at "
+          f"{ns.min_score}; solving {len(solved)} ({sum(r.stratum == 'tail' for r in rows)} of the tail, "
+          f"{sum(r.sampled and r.stratum == 'slow' for r in rows)} of the slow, "
+          f"{sum(r.sampled and r.stratum == 'rest' for r in rows)} of the rest) at "
+          f"{', '.join(f'{m:g}' for m in memories)} MB, {ns.parallel} side by side; "
+          f"load {os.getloadavg()[0]:.1f}", flush=True)
+    run_all(ns, rows, memories)
+    recorded = sum(r.recorded for r in rows)
+    print(f"# the shard as recorded: {cpu(recorded)}, the proof {cpu(recorded * total / len(rows))}")
+    for memory in memories:
+        e = estimate(rows, memory, total)
+        scale = total / len(rows)
+        both = math.hypot(e.se_strata * scale, e.se_shard)
+        peak = max((r.runs[memory]["peak_mb"] for r in solved if memory in r.runs), default=0.0)
+        print(f"{memory:g} MB\tshard {cpu(e.shard)} ± {cpu(e.se_strata)} (the strata's samples)\tproof "
+              f"{cpu(e.proof)} ± {cpu(both)} (of which the shard as a sample ± {cpu(e.se_shard)}, the "
+              f"strata's samples ± {cpu(e.se_strata * scale)})\tpeak {peak:,.0f} MB")
+    return 0
+
+
+def cpu(seconds: float) -> str:
+    """CPU-hours from an hour up, else CPU seconds."""
+    return f"{seconds / 3600:,.1f} CPU-hours" if seconds >= 3600 else f"{seconds:,.1f} CPU-s"
+
+
+def count_classes(ns: argparse.Namespace) -> int:
+    """The proof's classes under bnb's default buckets for the size and list."""
+    from boggle_opt.boards import size_geometry
+    from boggle_opt.plugins.bnb import BranchAndBound
+    from boggle_opt.proofs.board_classes import count_classes as count
+    from boggle_opt.registry.dictionaries import load_dictionary
+
+    geometry = size_geometry(ns.size)
+    d = load_dictionary(ns.wordlist, ns.rule)
+    _, buckets = BranchAndBound(BranchAndBound.Options()).buckets(geometry, d.alphabet)
+    return count(geometry, [len(b) for b in buckets])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""A worker's memory, and the kernel's choices it decides.
+
+The kernel trades CPU for memory in a few places: a tree estimated big
+shares its repeated families (``TreeBuilder.share_words``: slower builds and
+forcing, a third to a quarter of the memory), a class estimated bigger still
+is solved one letter of a cell at a time (``ClassSolver.split_words``, and on
+16 cells its parts again: ``split_again_words``, ``split_deep_words``), and a
+build keeps at most so many paths' keys or records at once
+(``TreeBuilder.key_pass_words``, ``pass_paths``: a build past them counts
+its paths and builds in passes, and a de-duplicated forced build past them
+falls back to merging). Each threshold was measured for workers of
+``DEFAULT_WORKER_MB`` (4x4 classes then peak under 1 GB, half of it: the
+rest is headroom for the worker's base, the run's main process and classes
+whose peak is above their estimate's usual ratio; docs/benchmarks.md), so
+each scales in proportion to the worker's memory: at the default they are the
+kernel's own, word for word. None of them changes which boards a class
+yields (the proof does not depend on it); a split class's root bound may be
+lower than its whole tree's where cells of one letter come first in its
+order, so verify compares root bounds only at the run's own memory.
+"""
+
+from __future__ import annotations
+
+from ..core.branch import (
+    SPLIT_AGAIN_WORDS_BIG, SPLIT_ARENA_WORDS, SPLIT_ARENA_WORDS_BIG, SPLIT_DEEP_WORDS_BIG, SPLIT_MIN_CELLS,
+    ClassSolver,
+)
+from ..core.builder import KEY_PASS_WORDS, PASS_PATHS, SHARE_ARENA_WORDS
+
+#: the worker memory (MB) the kernel's thresholds were measured for (issue
+#: 45: cluster workers of 2 GB a core, every 4x4 class under 1 GB); plan's and
+#: bnb's default
+DEFAULT_WORKER_MB: float = 2000  # (an int: a default run file records and shows 2000)
+
+
+def scaled(words: int, worker_mb: float) -> int:
+    """A threshold measured at ``DEFAULT_WORKER_MB`` for a worker of
+    ``worker_mb``: in proportion, at least 1 (0 would mean "every class" to
+    the builder's sharing and "never" to a split)."""
+    if worker_mb == DEFAULT_WORKER_MB:
+        return words  # exactly the kernel's own
+    return max(1, int(words * worker_mb / DEFAULT_WORKER_MB))
+
+
+def fit_memory(solver: ClassSolver, worker_mb: float) -> None:
+    """Set a fresh ``solver``'s memory thresholds for a worker of ``worker_mb``
+    MB (at ``DEFAULT_WORKER_MB``: as the kernel sets them itself)."""
+    big = solver.n >= SPLIT_MIN_CELLS
+    solver.split_words = scaled(SPLIT_ARENA_WORDS_BIG if big else SPLIT_ARENA_WORDS, worker_mb)
+    # boards under 16 cells never split twice (0: off, at any memory)
+    solver.split_again_words = scaled(SPLIT_AGAIN_WORDS_BIG, worker_mb) if big else 0
+    solver.split_deep_words = scaled(SPLIT_DEEP_WORDS_BIG, worker_mb) if big else 0
+    builder = solver.builder
+    builder.share_words = scaled(SHARE_ARENA_WORDS, worker_mb)
+    builder.key_pass_words = scaled(KEY_PASS_WORDS, worker_mb)
+    builder.pass_paths = scaled(PASS_PATHS, worker_mb)
