@@ -85,7 +85,8 @@ def test_some_shards_verify_as_what_they_are(shards: list[Path], run_cli: Run, g
     assert text.splitlines()[0].endswith(missing), text
     # the boards at or above the min score in those shards' classes, and none else
     found = {b: s for k in given for r in records(shards[k - 1]) for b, s in _cp(r).get("boards") or []}
-    assert f"scores >= 110 for words.txt" in text and f"except these {len(found):,}:" in text, text
+    assert f"scores >= 110 for {shards[0].parent / 'words.txt'} (" in text, text  # the list, by its path
+    assert f"except these {len(found):,}:" in text, text
     best = min(found.items(), key=lambda bs: (-bs[1], bs[0]))
     assert f"{best[0]} ({best[1]})" in text, text
     # checked as a whole proof is: records, coverage, scores, witnesses, re-solving
