@@ -110,6 +110,15 @@ def records(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def short_words(registries: Registries, tiles: int) -> list[str]:
+    """The embedded list's lines of at most ``tiles`` tiles (``qu`` is one):
+    a board of that many cells spells no longer word, so its proofs find
+    what they find on the whole list, with a dictionary a fraction the size
+    (verify builds it again each time). The entries the reader drops (short
+    words, q without u) are kept, so its note stays."""
+    return [w for w in registries.wordlists.get("embedded").load() if len(w.lower().replace("qu", "q")) <= tiles]
+
+
 class RandomBoards(SearcherBase):
     """Score random boards; report each new best."""
 

@@ -36,8 +36,10 @@ def _ranked(stdout: str) -> list[tuple[str, int]]:
 
 @pytest.fixture(scope="module")
 def complete(run_cli: Run, tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """The whole proof, once for the tests of its statement, its report and its
+    JSON-lines progress (on stderr: stdout is as with no progress)."""
     out = tmp_path_factory.mktemp("proof") / "run.jsonl"
-    return run_cli(*PROOF, "--top", "100", "--out", str(out)), out
+    return run_cli(*PROOF[:-2], "--progress", "jsonl", "--top", "100", "--out", str(out)), out
 
 
 def test_a_complete_proof_states_its_result(complete: tuple[subprocess.CompletedProcess[str], Path]) -> None:
@@ -90,8 +92,8 @@ def test_an_interrupted_proof_says_so_and_how_to_finish(run_cli: Run, tmp_path: 
     assert _finish(out)["proof"]["complete"] is True
 
 
-def test_jsonl_progress_carries_the_statement(run_cli: Run) -> None:
-    result = run_cli(*PROOF[:-2], "--progress", "jsonl")
+def test_jsonl_progress_carries_the_statement(complete: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    result, _ = complete
     assert result.returncode == 0, result.stderr
     finish = json.loads(result.stderr.strip().splitlines()[-1])
     assert finish["type"] == "finish" and finish["proof"]["complete"] is True

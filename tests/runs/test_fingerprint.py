@@ -30,18 +30,34 @@ def _edit_start(path: Path, edit: Callable[[dict[str, object]], None]) -> None:
     path.write_text("\n".join([json.dumps(start), *lines[1:]]) + "\n")
 
 
-@pytest.fixture
-def started(tmp_path: Path, run_cli: Callable[..., subprocess.CompletedProcess[str]]) -> tuple[Path, Path, Path]:
-    """A finished 2x2 proof's run file, its word list and its rule plugin."""
-    words = tmp_path / "words.txt"
+@pytest.fixture(scope="module")
+def proof_folder(tmp_path_factory: pytest.TempPathFactory,
+                 run_cli: Callable[..., subprocess.CompletedProcess[str]]) -> Path:
+    """A folder holding a finished 2x2 proof's run file, its word list and its
+    rule plugin: made once, copied by each test (``started``)."""
+    folder = tmp_path_factory.mktemp("proof")
+    words = folder / "words.txt"
     words.write_text("\n".join(WORDS) + "\n")
-    plugin = tmp_path / "flatrule.py"
+    plugin = folder / "flatrule.py"
     plugin.write_text(RULE_PLUGIN.format(points=1))
-    out = tmp_path / "run.jsonl"
+    out = folder / "run.jsonl"
     r = run_cli("run", "--plugin", str(plugin), "--searcher", "bnb", "--size", "2x2", "--rule", "flat",
                 "--wordlist", str(words), "-o", "min-score", "5", "--progress", "none", "--out", str(out))
     assert r.returncode == 0, r.stderr
-    return out, words, plugin
+    return folder
+
+
+@pytest.fixture
+def started(proof_folder: Path, tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A copy of the proof's run file, word list and rule plugin, for this test
+    to change: the run file names the copied list (as if it had been run here)."""
+    for name in ("words.txt", "flatrule.py"):
+        (tmp_path / name).write_bytes((proof_folder / name).read_bytes())
+    out = tmp_path / "run.jsonl"
+    text = (proof_folder / "run.jsonl").read_text()
+    assert str(proof_folder / "words.txt") in text
+    out.write_text(text.replace(json.dumps(str(proof_folder))[1:-1], json.dumps(str(tmp_path))[1:-1]))
+    return out, tmp_path / "words.txt", tmp_path / "flatrule.py"
 
 
 CHANGES: dict[str, Callable[[Path, Path, Path], None]] = {

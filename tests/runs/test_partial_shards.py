@@ -1,6 +1,8 @@
 """``verify`` of some of a proof's shards (issue 69, item 2).
 
-A 2x3 proof (the embedded word list, min score 110) in 4 shards: any of
+A 2x3 proof (the embedded word list's words of up to 6 tiles, all a 2x3
+board can spell: the whole list's proof, with a dictionary a sixth the size
+for each verify to rebuild; min score 110) in 4 shards: any of
 them verify as what they are, checked as a whole proof is, with exit
 status 4 and a statement that is not a proof; all 4 are the proof (0); a
 damaged record, a shard's mark that lies, a class of another shard and an
@@ -21,7 +23,8 @@ import pytest
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.proofs.board_classes import ClassSpace, class_name, count_classes
 from boggle_opt.proofs.shards import shard_classes
-from helpers import records, unwrapped
+from boggle_opt.registry.registries import Registries
+from helpers import records, short_words, unwrapped
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 SHARDS = 4
@@ -30,12 +33,15 @@ PROOF, PARTIAL, NOT_VERIFIED = 0, 4, 3
 
 
 @pytest.fixture(scope="module")
-def shards(tmp_path_factory: pytest.TempPathFactory, run_cli: Run) -> list[Path]:
+def shards(tmp_path_factory: pytest.TempPathFactory, registries: Registries, run_cli: Run) -> list[Path]:
     folder = tmp_path_factory.mktemp("shards")
+    words = folder / "words.txt"
+    words.write_text("\n".join(short_words(registries, 6)) + "\n", encoding="utf-8")
     outs = []
     for k in range(1, SHARDS + 1):
         out = folder / f"s{k}.jsonl"
-        done = run_cli("run", "--searcher", "bnb", "--size", "2x3", "--min-score", "110", "--shard", f"{k}/{SHARDS}",
+        done = run_cli("run", "--searcher", "bnb", "--size", "2x3", "--wordlist", str(words), "--min-score", "110",
+                       "--shard", f"{k}/{SHARDS}",
                        "--progress", "none", "--jobs", "1", "--out", str(out))
         assert done.returncode == 0, done.stdout + done.stderr
         outs.append(out)
@@ -79,7 +85,8 @@ def test_some_shards_verify_as_what_they_are(shards: list[Path], run_cli: Run, g
     assert text.splitlines()[0].endswith(missing), text
     # the boards at or above the min score in those shards' classes, and none else
     found = {b: s for k in given for r in records(shards[k - 1]) for b, s in _cp(r).get("boards") or []}
-    assert f"scores >= 110 for embedded" in text and f"except these {len(found):,}:" in text, text
+    assert f"scores >= 110 for {shards[0].parent / 'words.txt'} (" in text, text  # the list, by its path
+    assert f"except these {len(found):,}:" in text, text
     best = min(found.items(), key=lambda bs: (-bs[1], bs[0]))
     assert f"{best[0]} ({best[1]})" in text, text
     # checked as a whole proof is: records, coverage, scores, witnesses, re-solving

@@ -16,7 +16,8 @@ import pytest
 
 from boggle_opt import COMPILED, Improved, Problem
 from boggle_opt.signals import Terminated, check, on_termination, stopping
-from helpers import exe, start_cli
+from boggle_opt.registry.registries import Registries
+from helpers import exe, short_words, start_cli
 
 
 def test_a_signal_after_an_inner_run_stops_the_command() -> None:
@@ -139,11 +140,15 @@ def test_a_signal_in_the_middle_of_an_import_is_noted_not_raised() -> None:
 
 
 @pytest.fixture(scope="module")
-def small_proof(cli_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A 2x3 proof's run file (216 class records, a few seconds' work)."""
+def small_proof(cli_env: dict[str, str], registries: Registries, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 2x3 proof's run file (216 class records, a few seconds' work), on the
+    embedded list's words a 2x3 board can spell (a dictionary a sixth the size
+    for verify and its workers to build)."""
     out = tmp_path_factory.mktemp("proof") / "proof.jsonl"
-    done = subprocess.run([exe(), "run", "--searcher", "bnb", "--size", "2x3", "-o", "min-score", "110",
-                           "--progress", "none", "--out", str(out)], capture_output=True, text=True, env=cli_env,
+    words = out.with_name("words.txt")
+    words.write_text("\n".join(short_words(registries, 6)) + "\n", encoding="utf-8")
+    done = subprocess.run([exe(), "run", "--searcher", "bnb", "--size", "2x3", "--wordlist", str(words),
+                           "-o", "min-score", "110", "--progress", "none", "--out", str(out)], capture_output=True, text=True, env=cli_env,
                           timeout=300)
     assert done.returncode == 0, done.stderr
     return out
