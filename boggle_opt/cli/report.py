@@ -296,6 +296,9 @@ def _proof_section(run: PastRun, geometry: Geometry, registries: Registries | No
     if made is None:
         return ""
     result, ledger, ranked = made
+    # the recorded boards are re-scored (a wrong score refused) before any is
+    # shown, and before the charts are drawn: a refused file costs no drawing
+    find_words, why_not = board_words(run.settings, registries, run) if ranked or run.recorded else (None, "")
     ours = [(c, t) for c, t in zip(run.checkpoints, run.checkpoint_times) if c.get("kind") == "bnb"]
     tasks = [(c, t) for c, t in ours if "class" in c]
     finished = ledger.state()[0]
@@ -356,8 +359,6 @@ def _proof_section(run: PastRun, geometry: Geometry, registries: Registries | No
         retry_rows.append(("retries (last segment, its last progress record)", run.stats["retries"]))
     parts.append(_kv(retry_rows))
     parts.append(f"<h3>Boards found ({len(ranked):,})</h3>")
-    # the recorded boards are re-scored (a wrong score refused) before any is shown
-    find_words, why_not = board_words(run.settings, registries, run) if ranked or run.recorded else (None, "")
     if ranked:
         if why_not:
             parts.append(f'<p class="sub">Words not listed: {html.escape(why_not)}</p>')
