@@ -129,11 +129,15 @@ def test_run_writes_tiles_in_brackets(run_cli: Cli, tmp_path: Path) -> None:
     boards = [rec["board"] for rec in records if rec["type"] == "improved"]
     boards += [b["board"] for rec in records if rec["type"] == "finish" for b in rec["best"]]
     assert boards and all(b.startswith("[ij]") and IJ not in b for b in boards), boards
+    # the finish record lists each board's tiles as run --json does
+    finish = records[-1]
+    assert all(b["tiles"][0] == "ij" and "".join(b["tiles"]) == b["board"].replace("[ij]", "ij")
+               for b in finish["best"]), finish
     assert records[0]["settings"]["constraints"]["fix"] == "[ij]........"
     assert records[0]["settings"]["fingerprint"]["constraints"].startswith("--fix [ij]........")
     j = run_cli("run", *common, "--json", "--progress", "jsonl")
     result = json.loads(j.stdout)
-    assert result["constraints"]["fix"] == "[ij]........"
+    assert result["constraints"]["fix"] == "[ij]........" and result["language"] == "dutch"
     assert all(b["board"].startswith("[ij]") for b in result["best"]), result["best"]
     progress = [json.loads(line) for line in j.stderr.splitlines()]
     assert all(rec["board"].startswith("[ij]") for rec in progress if rec["type"] == "improved")
@@ -202,6 +206,35 @@ def test_older_run_files_still_verify(run_cli: Cli, tmp_path: Path, dl_proof: tu
     proved = " ".join(v.stdout.split()).split("proved: ")[1].split(" (25)")[0]  # the best boards, named
     first = proved.split(",")[0]
     assert "[er]" in first and "[in]" in first and not any(ch.isdigit() for ch in first), v.stdout
+
+
+def test_finish_record_tiles_are_checked_and_older_files_without_them_read(
+        run_cli: Cli, tmp_path: Path, dl_proof: tuple[Path, str]) -> None:
+    """A proof's finish record lists each best board's tiles (``["er", "s",
+    "t", "in"]``); verify checks them, and a file written before it listed
+    them verifies and reports as it did."""
+    out, _ = dl_proof
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    finish = records[-1]
+    assert finish["type"] == "finish" and finish["best"]
+    alphabet = ENGLISH_DL.alphabet
+    for best in finish["best"]:
+        assert best["tiles"] == alphabet.cells(alphabet.read(best["board"])), best
+    assert any("er" in b["tiles"] and "in" in b["tiles"] for b in finish["best"]), finish["best"]
+
+    def written(name: str, best: list[dict[str, object]]) -> Path:
+        path = tmp_path / name
+        path.write_text("".join(json.dumps({**rec, "best": best} if rec["type"] == "finish" else rec) + "\n"
+                                for rec in records), encoding="utf-8")
+        return path
+
+    old = written("old.jsonl", [{k: v for k, v in b.items() if k != "tiles"} for b in finish["best"]])
+    v = run_cli("verify", "--recheck", "0", "--budget", "0.1", str(old))
+    assert v.returncode == 0, v.stdout + v.stderr
+    wrong = written("wrong.jsonl", [{**finish["best"][0], "tiles": ["e", "r", "s", "t"]}, *finish["best"][1:]])
+    v = run_cli("verify", "--recheck", "0", "--budget", "0.1", str(wrong))
+    assert v.returncode != 0 and "finish record lists the tiles ['e', 'r', 's', 't']" in v.stdout + v.stderr, (
+        v.stdout + v.stderr)
 
 
 # -- 7, 8: the live panel -------------------------------------------------------------------------
