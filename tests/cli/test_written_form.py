@@ -335,3 +335,45 @@ def test_bound_reads_and_prints_classes_as_written(run_cli: Cli, tmp_path: Path)
     assert IJ not in r.stdout.split("class\t")[1].split("\n")[0]
     r = run_cli("bound", *common, f"{IJ}aeiou lnrst {IJ}aeiou lnrst")
     _one_line_error(r, f"'{IJ}'", "[ij]")
+
+
+# -- bnb's buckets, as typed ---------------------------------------------------------------------
+
+
+def test_bnb_buckets_take_the_written_form_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``-o buckets`` (and ``-o corner-buckets``, and ``plan``'s) take
+    ``[ij]``; its private symbol is refused in one line as ``--fix`` refuses
+    it, and the messages about buckets write IJ as ``[ij]``. A run file
+    written when ``0`` was taken still resumes."""
+    from boggle_opt.cli import app
+
+    def cli(*args: str) -> tuple[int, str, str]:
+        code = app.main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    def one_line(code: int, err: str, *parts: str) -> str:
+        assert code != 0 and err.count("\n") == 1 and "Traceback" not in err, err
+        assert all(part in err for part in parts), err
+        return err
+
+    words = _list(tmp_path, "nl.txt", DUTCH_WORDS)
+    common = ["--searcher", "bnb", "--size", "2x2", "--language", "dutch", "--wordlist", words,
+              "--min-score", "3", "--progress", "none"]
+    written, private = "[ij]aeiou bcdfgjmpqvwxz hklnrsty", f"{IJ}aeiou bcdfgjmpqvwxz hklnrsty"
+    for option in ("buckets", "corner-buckets"):
+        code, _, err = cli("run", *common, "-o", option, private)
+        one_line(code, err, f"character {IJ!r} is not a tile of dutch (a-z [ij])", "as [ij]")
+    code, _, err = cli("plan", "--size", "2x2", "--language", "dutch", "--wordlist", words, "--min-score", "3",
+                       "-o", "buckets", private)
+    one_line(code, err, f"character {IJ!r} is not a tile of dutch")
+    code, _, err = cli("run", *common, "-o", "buckets", "[ij]aeiou bcdfgmpqvwxz hklnrsty")  # no j
+    assert f" {IJ})" not in one_line(code, err, "'j' are in no bucket", "(a-z [ij])")
+    out = tmp_path / "proof.jsonl"
+    code, printed, err = cli("run", *common, "-o", "buckets", written, "--out", str(out))
+    assert code == 0 and "IJ" in printed, printed + err
+    old = tmp_path / "old.jsonl"
+    old.write_text(out.read_text(encoding="utf-8").replace("[ij]", IJ), encoding="utf-8")
+    assert f'"buckets": "{private}"' in old.read_text(encoding="utf-8")
+    code, _, err = cli("run", "--resume", str(old), "--progress", "none")
+    assert code == 0, err
