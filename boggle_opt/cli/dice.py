@@ -48,7 +48,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--size", metavar="CxR", help="CxR (default: square root of the board length)")
     p.add_argument("--language", metavar="NAME",
                    help="the language whose tiles the boards are written in (default: the dice "
-                        "set's, English without --dice; see `boggle-opt plugins`)")
+                        "set's, English without --dice; see `boggle-opt languages`)")
     p.set_defaults(run=cmd_dice)
 
 
