@@ -182,6 +182,12 @@ class Alphabet:
                 out.append(tile.symbol)
                 i = end + 1
                 continue
+            # one character for a tile of more letters (Unicode's ĳ for IJ)
+            ligature = self._by_letters.get(unicodedata.normalize("NFKC", ch)) if ch not in self._code else None
+            if ligature is not None and len(ligature.letters) > 1:
+                out.append(ligature.symbol)
+                i += 1
+                continue
             # a tile's private symbol is no tile to a person: [ij] is
             if ch not in self._code or (ch in self._bracketed and not stored):
                 what = ("is not a letter a-z" if self.symbols == "abcdefghijklmnopqrstuvwxyz"

@@ -102,6 +102,16 @@ def test_dutch_ij_spelled_either_way() -> None:
     assert len(DUTCH.alphabet.keys("ijs")) == 2  # [ij]-s and i-j-s
 
 
+def test_dutch_ij_typed_as_its_one_character() -> None:
+    """Unicode's ĳ (and Ĳ), which Dutch keyboards and texts use for IJ, is
+    the IJ tile on a board and ``ij`` in a word, as ``[ij]`` is."""
+    alphabet = DUTCH.alphabet
+    assert alphabet.read("Ĳsbe") == alphabet.read("ĳsbe") == alphabet.read("[ij]sbe")
+    assert alphabet.write(alphabet.read("ĳs")) == "[ij]s"
+    assert DUTCH.typed("ĳsberg") == DUTCH.typed("IJsberg") == ("ijsberg", "")
+    assert DUTCH.spell("ĳs") == "ijs"
+
+
 def test_census_counts_each_reason() -> None:
     lines = ["été", "ete", "l'été", "Paris", "a", "coq", "", "noël", "b52"]
     got = census(FRENCH, lines)
