@@ -218,10 +218,11 @@ class Alphabet:
 
     def read_groups(self, text: str, what: str = "buckets", stored: bool = False) -> str:
         """Groups of tiles apart (buckets ``"[ij]aeiou bcd..."``, ``|`` or
-        spaces between them) in symbols, a bracketed tile as its symbol; what
-        is not a tile is left for the caller's check to name (a private
-        symbol too when ``stored``, as ``read`` says)."""
-        if "[" not in text and (stored or not any(ch in self._bracketed for ch in text)):
+        spaces between them) in symbols, a bracketed tile as its symbol (and
+        ``ĳ``, as ``read`` reads it); what is no tile is a BoardError naming
+        it, as ``read`` words it (a private symbol unless ``stored``)."""
+        if all(ch in self._code or ch.isspace() or ch == "|" for ch in text) \
+                and (stored or not any(ch in self._bracketed for ch in text)):
             return text
         out: list[str] = []
         for group in text.replace("|", " ").split():

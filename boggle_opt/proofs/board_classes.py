@@ -231,9 +231,10 @@ def tile_code(symbol: str, symbols: str = LATIN) -> int:
     return _codes(symbols).get(symbol, -1)
 
 
-def parse_class(text: str, geometry: Geometry, symbols: str = LATIN) -> list[str]:
+def parse_class(text: str, geometry: Geometry, symbols: str = LATIN, write: Callable[[str], str] = str) -> list[str]:
     """A class written as one tile set per cell, e.g. ``"lnrsy aeiou ..."``
-    (in the alphabet's ``symbols``), each at most ``MAX_CELL_TILES`` tiles."""
+    (in the alphabet's ``symbols``), each at most ``MAX_CELL_TILES`` tiles;
+    ``write``: symbols as messages write them (``[ij]``, as ``parse_buckets``)."""
     parts = text.lower().split()
     if len(parts) != geometry.n:
         raise BucketError(
@@ -242,11 +243,12 @@ def parse_class(text: str, geometry: Geometry, symbols: str = LATIN) -> list[str
     for part in parts:
         bad = [ch for ch in part if ch not in symbols]
         if bad:
-            raise BucketError(f"class: {bad[0]!r} is not {_what(symbols)} (in {part[:40]!r})")
+            raise BucketError(f"class: {write(bad[0])!r} is not {_what(symbols, write)} "
+                              f"(in {write(part)[:40]!r})")
     sets = ["".join(sorted(set(p))) for p in parts]
     for s in sets:
         if len(s) > MAX_CELL_TILES:
-            raise BucketError(f"class: the set {s[:40]!r} has {len(s)} tiles; a cell's set holds at most "
+            raise BucketError(f"class: the set {write(s)[:40]!r} has {len(s)} tiles; a cell's set holds at most "
                               f"{MAX_CELL_TILES}")
     return sets
 

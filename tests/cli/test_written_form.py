@@ -337,6 +337,22 @@ def test_bound_reads_and_prints_classes_as_written(run_cli: Cli, tmp_path: Path)
     _one_line_error(r, f"'{IJ}'", "[ij]")
 
 
+def test_bound_names_a_classs_tiles_as_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A class's ĳ is IJ, as on a board; what is wrong with a class names its
+    tiles as people write them (``a-z [ij]``, never ``a-z 0``)."""
+    from boggle_opt.cli import app
+
+    words = _list(tmp_path, "nl.txt", DUTCH_WORDS)
+    common = ["bound", "--language", "dutch", "--wordlist", words, "--min-score", "1"]
+    assert app.main([*common, "ĳaeiou lnrst ĳaeiou lnrst"]) == 0
+    assert "class\t[ij]aeiou lnrst [ij]aeiou lnrst\n" in capsys.readouterr().out
+    for cls, said in (("ñaeiou lnrst aeiou lnrst", "character 'ñ' is not a tile of dutch (a-z [ij])"),
+                      ("[ij]abcdefghijklmnopqrstuvwxyz a b c", "the set '[ij]abcdefghijklmnopqrstuvwxyz' has 27")):
+        assert app.main([*common, cls]) != 0
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err and f"{IJ}" not in err, err
+
+
 # -- bnb's buckets, as typed ---------------------------------------------------------------------
 
 
