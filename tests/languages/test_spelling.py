@@ -83,6 +83,14 @@ def test_shipped_languages_are_registered(registries: Registries, language: Lang
     assert language.sources, "a shipped convention cites its source"
 
 
+def test_a_language_is_found_by_its_own_name_with_its_accents(registries: Registries) -> None:
+    """A speaker types ``español``, ``Français``, ``português``: found as the
+    aliases written without accents are."""
+    for typed, language in (("español", SPANISH), ("Español", SPANISH), ("français", FRENCH),
+                            ("português", PORTUGUESE), ("DEUTSCH", GERMAN)):
+        assert registries.languages.get(typed) is language, typed
+
+
 def test_tile_counts() -> None:
     assert len(SPANISH.alphabet) == 27 and len(GERMAN.alphabet) == 30
     assert len(SWEDISH.alphabet) == 29 and len(POLISH.alphabet) == 32
