@@ -74,6 +74,11 @@ def test_dice_command(capsys):
     assert "no: it has 3 cells of 'x' but only 1 die shows 'x'" in capsys.readouterr().out
     assert main(["dice", "--language", "german", "ßaaaeeeeiiiitttt", "--dice", "classic"]) == 1
     assert "no: it has 1 cell of 'ß' but only 0 dice show 'ß'" in capsys.readouterr().out
+    # sets of 16 dice there are, but none of Polish's tiles only: said so, not "no set has 16 dice"
+    assert main(["dice", "--language", "polish", "żółćgęślajaźńmor"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("boggle-opt: error: no dice set of 16 dice shows only tiles of polish: classic, ")
+    assert err.count("\n") == 1 and "(16)" not in err, err
 
 
 @pytest.mark.parametrize(
