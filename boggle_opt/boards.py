@@ -80,6 +80,8 @@ def geometry_for(board: str, size: str | None, hint: str = "size='CxR'",
         letters = check_letters(board) if latin else alphabet.read(board, stored)
     except BoardError as exc:
         raise _named(exc, text, alphabet, stored) from None
+    if not letters:  # (as English's check_letters says it)
+        raise BoardError("empty board")
     if size is not None:
         geometry = make_geometry(*parse_size(size))
         if len(letters) != geometry.n and len(letters) > _ECHOED:
@@ -90,7 +92,9 @@ def geometry_for(board: str, size: str | None, hint: str = "size='CxR'",
         cols, rows = infer_size(len(letters))
     except BoardError:
         raise BoardError(
-            f"cannot infer the size of a {len(letters)}-letter board: give {hint}"
+            # a tile of more letters ([ij]) is one cell: count tiles where there are such
+            f"cannot infer the size of a {len(letters)}-{'letter' if alphabet.plain else 'tile'} board: "
+            f"give {hint}"
         ) from None
     return make_geometry(cols, rows)
 
