@@ -19,7 +19,8 @@ segment started) and ``evaluations`` (boards scored in the segment), plus:
   class counts, the min score and where it came from, the statement).
 
 Boards, buckets and part keys are written as people write them (``[ij]``,
-never a tile's private symbol): each consumer passes its records through
+never a tile's private symbol; the boards of the built-in local searchers'
+checkpoint states too): each consumer passes its records through
 ``runs.written.written_record`` as it writes them.
 
 The two consumers differ only in how often they write ``progress``: the run

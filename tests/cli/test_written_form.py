@@ -129,6 +129,10 @@ def test_run_writes_tiles_in_brackets(run_cli: Cli, tmp_path: Path) -> None:
     boards = [rec["board"] for rec in records if rec["type"] == "improved"]
     boards += [b["board"] for rec in records if rec["type"] == "finish" for b in rec["best"]]
     assert boards and all(b.startswith("[ij]") and IJ not in b for b in boards), boards
+    # and the annealer's checkpoint (what --resume continues from) as well
+    states = [rec["record"]["state"] for rec in records if rec["type"] == "checkpoint"]
+    assert states and all(s["best"][0].startswith("[ij]") for s in states), states
+    assert all(b.startswith("[ij]") for s in states for b in [s.get("board") or "[ij]", *s["pool"]]), states
     # the finish record lists each board's tiles as run --json does
     finish = records[-1]
     assert all(b["tiles"][0] == "ij" and "".join(b["tiles"]) == b["board"].replace("[ij]", "ij")
