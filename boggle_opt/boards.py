@@ -79,7 +79,9 @@ def geometry_for(board: str, size: str | None, hint: str = "size='CxR'",
         latin = alphabet.symbols == LATIN and "[" not in text
         letters = check_letters(board) if latin else alphabet.read(board, stored)
     except BoardError as exc:
-        raise _named(exc, text, alphabet) from None
+        raise _named(exc, text, alphabet, stored) from None
+    if not letters:  # (as English's check_letters says it)
+        raise BoardError("empty board")
     if size is not None:
         geometry = make_geometry(*parse_size(size))
         if len(letters) != geometry.n and len(letters) > _ECHOED:
@@ -90,18 +92,20 @@ def geometry_for(board: str, size: str | None, hint: str = "size='CxR'",
         cols, rows = infer_size(len(letters))
     except BoardError:
         raise BoardError(
-            f"cannot infer the size of a {len(letters)}-letter board: give {hint}"
+            # a tile of more letters ([ij]) is one cell: count tiles where there are such
+            f"cannot infer the size of a {len(letters)}-{'letter' if alphabet.plain else 'tile'} board: "
+            f"give {hint}"
         ) from None
     return make_geometry(cols, rows)
 
 
-def _named(exc: BoardError, text: str, alphabet: Alphabet) -> BoardError:
+def _named(exc: BoardError, text: str, alphabet: Alphabet, stored: bool = False) -> BoardError:
     """A bad board's error as the alphabet words it: the first bracket or
     character that is no tile, with the language's tiles (``[th] is not a
     tile of french (a-z)``) and the letter to write for an accented one;
     ``exc`` itself where every character is a tile (a board of the wrong
     length)."""
-    why = alphabet.problem(text.lower())
+    why = alphabet.problem(text.lower(), stored)
     return BoardError(f"bad board {_shown(text)}: {why}") if why else exc
 
 
@@ -113,7 +117,7 @@ def read_board(text: str, geometry: Geometry, alphabet: Alphabet = ENGLISH, stor
         try:
             return geometry.parse(text)
         except BoardError as exc:
-            raise _named(exc, text.strip(), alphabet) from None
+            raise _named(exc, text.strip(), alphabet, stored) from None
     board = alphabet.read(text, stored)
     if len(board) != geometry.n:
         raise BoardError(f"bad board {_shown(text.strip())}: {len(board)} tiles, "

@@ -16,7 +16,7 @@ PORTUGUESE = Language(
     TILES,
     Speller(TILES, keep="ç"),
     wordlist="portuguese",
-    aliases=("pt", "pt-pt"),
+    aliases=("pt", "pt-pt", "portugues"),
     sources=(
         "Portuguese Scrabble has a Ç tile and none with an accent: Wikipedia, 'Scrabble letter distributions' (en.wikipedia.org/wiki/Scrabble_letter_distributions), Portuguese",
     ),

@@ -198,8 +198,10 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         in the tiles of ``alphabet`` (the word list's language's; None: English's)."""
         opts = self.options
         symbols, spellings = LATIN, None
+        write: Callable[[str], str] = str
         if alphabet is not None:
             symbols, spellings = alphabet.symbols, [t.letters for t in alphabet.tiles]
+            write = alphabet.write
             check_alphabet(alphabet.name, symbols)
         default, default_corners = default_buckets(geometry, symbols, spellings)
         given, given_corners = opts.buckets, opts.corner_buckets
@@ -208,10 +210,20 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             # hold the private symbols older files wrote: both read
             given = alphabet.read_groups(given, "buckets", stored=True)
             given_corners = alphabet.read_groups(given_corners, "corner-buckets", stored=True)
-        main = parse_buckets(given or default, symbols)
+        main = parse_buckets(given or default, symbols, write)
         corner_text = given_corners or ("" if given else default_corners)
-        corners = parse_buckets(corner_text, symbols) if corner_text else None
+        corners = parse_buckets(corner_text, symbols, write) if corner_text else None
         return buckets_label(main, corners), cell_buckets(geometry, main, corners)
+
+    @staticmethod
+    def check_typed(options: BranchAndBound.Options, alphabet: Alphabet) -> None:
+        """Buckets as a person gave them (``-o buckets``, ``search(options=)``;
+        ``RunSpec.build`` and ``plan`` call this, not a resume or ``verify``,
+        whose run files may hold what older versions wrote): a tile of more
+        letters as people write it (``[ij]``), never its private symbol
+        (``0``), refused in one line as ``--fix`` refuses it."""
+        for name, text in (("buckets", options.buckets), ("corner-buckets", options.corner_buckets)):
+            alphabet.read_groups(text, name)
 
     def switch_settings(self, geometry: Geometry) -> tuple[int, int]:
         """The kernel's ``switch_pct`` and ``switch_score`` for this size."""

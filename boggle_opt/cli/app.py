@@ -324,7 +324,8 @@ def _json_results(
         "min_letters": dictionary.rule.min_letters,
         "size": spec.size,
         "wordlist": {"name": dictionary.name, "words": dictionary.n_words},
-        **({"language": dictionary.language.name} if spec.language else {}),
+        # English too (a spec keeps None for it, so its run files read as before)
+        "language": dictionary.language.name,
         "seed": spec.seed,
         "jobs": spec.jobs,
         "constraints": spec.constraints.record(),

@@ -97,7 +97,7 @@ def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     text = class_text(ns.cls, given_size, alphabet)
     cols, rows = given_size or _class_size(len(text.split()))
     geometry = make_geometry(cols, rows)
-    sets = parse_class(text, geometry, symbols)
+    sets = parse_class(text, geometry, symbols, alphabet.write)
     if ns.min_score is not None and ns.min_score < 1:
         raise BoardError(f"--min-score must be >= 1, got {ns.min_score}")
     given = _order(ns.order, geometry.n) if ns.order else None

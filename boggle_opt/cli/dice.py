@@ -48,7 +48,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--size", metavar="CxR", help="CxR (default: square root of the board length)")
     p.add_argument("--language", metavar="NAME",
                    help="the language whose tiles the boards are written in (default: the dice "
-                        "set's, English without --dice; see `boggle-opt plugins`)")
+                        "set's, English without --dice; see `boggle-opt languages`)")
     p.set_defaults(run=cmd_dice)
 
 
@@ -69,12 +69,17 @@ def _sets(regs: Registries, name: str | None, n_cells: int, size: str,
         chosen.check_cells(n_cells, size)
         return [chosen.in_alphabet(alphabet)]
     found: list[DiceSet] = []
+    foreign: list[str] = []
     for e in regs.dice.entries():
         if e.item.n == n_cells:
             try:
                 found.append(e.item.in_alphabet(alphabet))
             except DiceError:
-                continue  # a set of tiles these boards are not written in
+                foreign.append(e.name)  # a set of tiles these boards are not written in
+    if not found and foreign:
+        raise DiceError(f"no dice set of {n_cells} dice shows only tiles of {alphabet.name}: "
+                        f"{', '.join(foreign)} show tiles it has not (`boggle-opt dice --dice NAME` "
+                        "lists a set's faces)")
     if not found:
         have = ", ".join(f"{e.name} ({e.item.n})" for e in regs.dice.entries()) or "none"
         raise DiceError(f"no dice set has {n_cells} dice for a {size} board (sets: {have})")

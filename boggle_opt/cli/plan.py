@@ -203,6 +203,7 @@ def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     dictionary = load_dictionary(ns.wordlist, ns.rule, regs, cache=cache_choice(ns), language=ns.language,
                                  min_letters=ns.min_letters)
     note(dictionary.note)
+    searcher.check_typed(options, dictionary.alphabet)  # [ij], never its private symbol
     label, buckets = searcher.buckets(geometry, dictionary.alphabet)
     shown_label = dictionary.alphabet.write(label)  # [ij], not its private symbol
     space = ClassSpace(geometry, [len(b) for b in buckets])

@@ -22,6 +22,7 @@ from .output import wrote
 from ..core.errors import BoggleOptError
 from ..core.geometry import Geometry
 from ..registry.dictionaries import load_dictionary
+from ..dictionary.dictionary import Dictionary
 from ..registry.registries import Registries
 
 if TYPE_CHECKING:
@@ -127,8 +128,8 @@ def picture(
         note = "not in the word list" if w.points is None else f"{w.points} point{'s' * (w.points != 1)}"
         panels.append(Panel(grid(geometry, board, w.path, faces), title=shown, subtitle=note, expand=False))
     summary = Text.assemble(
-        (f"{score:,} points", "bold"), f", {n_words:,} words · {geometry.size} · {label}"
-        f"\n{orientation(geometry, board, alphabet)}"
+        (f"{score:,} points", "bold"), f", {n_words:,} words · {geometry.size}"
+        f"\n{label}\n{orientation(geometry, board, alphabet)}"
     )
     parts: list[RenderableType] = [head, summary]
     if panels:
@@ -196,6 +197,14 @@ def typed_word(language: Language, raw: str) -> str:
     return word
 
 
+def settings_label(dictionary: Dictionary) -> str:
+    """What the figures were counted under, as run's header names it: the
+    rule (with ``--min-letters``), the word list, and a language not English."""
+    language = dictionary.language.name
+    return (f"rule {dictionary.rule_label} · {dictionary.label}"
+            + (f" · language {language}" if language != "english" else ""))
+
+
 def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     from rich.console import Console
 
@@ -217,10 +226,11 @@ def cmd_show(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
     scorer = dictionary.scorer(geometry)
     found = {w.word: (w.points, w.path) for w in scorer.words(board)}
     words = word_paths(geometry, board, asked, found, ns.top, alphabet)
-    drawing = picture(geometry, board, scorer.score(board), len(found), dictionary.label, words, alphabet)
+    label = settings_label(dictionary)
+    drawing = picture(geometry, board, scorer.score(board), len(found), label, words, alphabet)
     Console(file=out, highlight=False).print(drawing)
     if ns.svg:
         replaced = write_svg(ns.svg, svg_picture(geometry, board, scorer.score(board), len(found),
-                                                 dictionary.label, words, alphabet))
+                                                 label, words, alphabet))
         wrote(ns.svg, replaced)
     return 0

@@ -158,13 +158,13 @@ class DiceSet:
                 have = sum(1 for die in self.dice if any(ch in die for ch in group))
                 if have < need:
                     shown = " or ".join(repr(self._shown(ch)) for ch in group)
-                    return f"it has {need} cells of {shown} but only {have} dice show {shown}"
+                    return f"it has {_cells_of(need)} {shown} but only {_dice_show(have)} {shown}"
         letters = _deficient_letters(self.dice, _cells(counts))
         if letters:
             need = sum(counts[ch] for ch in letters)
             have = sum(1 for die in self.dice if any(ch in die for ch in letters))
             shown = ", ".join(repr(self._shown(ch)) for ch in letters)
-            return f"it has {need} cells of {shown} but only {have} dice show any of them"
+            return f"it has {_cells_of(need)} {shown} but only {_dice_show(have)} any of them"
         return "no assignment of the dice to the cells shows every letter"
 
     def _shown(self, symbol: str) -> str:
@@ -296,3 +296,12 @@ def describe_probability(p: Fraction) -> str:
     if p == 0:
         return "0"
     return f"{float(p):.3g} (1 in {float(1 / p):.3g})"
+
+
+def _cells_of(n: int) -> str:
+    return f"{n} cell{'s' * (n != 1)} of"
+
+
+def _dice_show(n: int) -> str:
+    """``1 die shows``, ``0 dice show``: as a sentence says it."""
+    return f"{n} {'die shows' if n == 1 else 'dice show'}"

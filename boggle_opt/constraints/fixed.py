@@ -84,7 +84,7 @@ class Constraints:
                 bad = next((ch for ch in fix if ch != "." and (alphabet.code(ch) < 0 or (
                     alphabet.private(ch) and not stored))), "[")
                 # a bracketed tile named whole, an accented letter with the one to write
-                why = alphabet.problem(fix.replace(".", "")) if bad == "[" or alphabet.unaccented(bad) else ""
+                why = alphabet.problem(fix.replace(".", ""), stored) if bad == "[" or alphabet.unaccented(bad) else ""
                 raise ConstraintError(f"--fix pattern {alphabet.write(fix) if stored else fix!r}: " + (
                     f"{why} (or '.' for a free cell)" if why
                     else f"{bad!r} is neither {what} nor '.'{alphabet.bracket_hint()}"))

@@ -149,6 +149,24 @@ class Alphabet:
         if "[" not in low and all(ch in self._code for ch in low) \
                 and (stored or not any(ch in self._bracketed for ch in low)):
             return low
+        board, why = self._scan(low, stored)
+        if why:
+            raise BoardError(f"bad board {text.strip()!r}: {why}")
+        return board
+
+    def problem(self, text: str, stored: bool = False) -> str:
+        """Why ``text`` (lower case) is not tiles of this alphabet, naming the
+        first bracket or character no tile has, with the tiles: "" if every
+        one is a tile. An accented letter with no tile of its own gets the
+        letter to write (``e`` for ``é``), as the language spells its words;
+        a private symbol is no tile unless ``stored`` (as ``read`` says)."""
+        return self._scan(text, stored)[1]
+
+    def _scan(self, low: str, stored: bool) -> tuple[str, str]:
+        """``low`` (lower case) read cell by cell, a bracketed tile as its
+        symbol: the symbols read, and why reading stopped where it did ("" if
+        every cell is a tile). The one parser of written boards: ``read`` and
+        ``problem`` say the same of the same text."""
         out: list[str] = []
         i = 0
         while i < len(low):
@@ -156,49 +174,30 @@ class Alphabet:
             if ch == "[":
                 end = low.find("]", i)
                 if end < 0:
-                    raise BoardError(f"bad board {text.strip()!r}: '[' without ']'")
-                tile = self._by_letters.get(low[i + 1 : end])
+                    return "".join(out), "'[' without ']'"
+                inner = low[i + 1 : end]
+                tile = self._by_letters.get(inner)
                 if tile is None:
-                    raise BoardError(f"bad board {text.strip()!r}: {self.problem(low[i:])}")
+                    return "".join(out), f"[{inner}] is not a tile of {self.name} ({self.describe()})"
                 out.append(tile.symbol)
                 i = end + 1
                 continue
-            if ch not in self._code:
-                raise BoardError(f"bad board {text.strip()!r}: {self.problem(ch)}{self.bracket_hint()}")
-            if ch in self._bracketed and not stored:
-                # a tile's private symbol is no tile to a person: [ij] is
-                raise BoardError(
-                    f"bad board {text.strip()!r}: character {ch!r} is not a tile of {self.name} "
-                    f"({self.describe()}){self.bracket_hint()}")
-            out.append(ch)
-            i += 1
-        return "".join(out)
-
-    def problem(self, text: str) -> str:
-        """Why ``text`` (lower case) is not tiles of this alphabet, naming the
-        first bracket or character no tile has, with the tiles: "" if every
-        one is a tile. An accented letter with no tile of its own gets the
-        letter to write (``e`` for ``é``), as the language spells its words."""
-        i = 0
-        while i < len(text):
-            ch = text[i]
-            if ch == "[":
-                end = text.find("]", i)
-                if end < 0:
-                    return "'[' without ']'"
-                inner = text[i + 1 : end]
-                if inner not in self._by_letters:
-                    return f"[{inner}] is not a tile of {self.name} ({self.describe()})"
-                i = end + 1
+            # one character for a tile of more letters (Unicode's ĳ for IJ)
+            ligature = self._by_letters.get(unicodedata.normalize("NFKC", ch)) if ch not in self._code else None
+            if ligature is not None and len(ligature.letters) > 1:
+                out.append(ligature.symbol)
+                i += 1
                 continue
-            if ch not in self._code:
+            # a tile's private symbol is no tile to a person: [ij] is
+            if ch not in self._code or (ch in self._bracketed and not stored):
                 what = ("is not a letter a-z" if self.symbols == "abcdefghijklmnopqrstuvwxyz"
                         else f"is not a tile of {self.name} ({self.describe()})")
                 base = self.unaccented(ch)
                 hint = f"; {self.name} has no {ch!r} tile: write {base!r} for it" if base else ""
-                return f"character {ch!r} {what}{hint}"
+                return "".join(out), f"character {ch!r} {what}{hint}{self.bracket_hint()}"
+            out.append(ch)
             i += 1
-        return ""
+        return "".join(out), ""
 
     def unaccented(self, ch: str) -> str:
         """The tile letters an accented letter is played as once its accents
@@ -219,10 +218,11 @@ class Alphabet:
 
     def read_groups(self, text: str, what: str = "buckets", stored: bool = False) -> str:
         """Groups of tiles apart (buckets ``"[ij]aeiou bcd..."``, ``|`` or
-        spaces between them) in symbols, a bracketed tile as its symbol; what
-        is not a tile is left for the caller's check to name (a private
-        symbol too when ``stored``, as ``read`` says)."""
-        if "[" not in text and (stored or not any(ch in self._bracketed for ch in text)):
+        spaces between them) in symbols, a bracketed tile as its symbol (and
+        ``ĳ``, as ``read`` reads it); what is no tile is a BoardError naming
+        it, as ``read`` words it (a private symbol unless ``stored``)."""
+        if all(ch in self._code or ch.isspace() or ch == "|" for ch in text) \
+                and (stored or not any(ch in self._bracketed for ch in text)):
             return text
         out: list[str] = []
         for group in text.replace("|", " ").split():

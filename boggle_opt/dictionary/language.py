@@ -125,7 +125,7 @@ DOUBLE_LETTER_TILES = latin("english-dl", extra=tuple(Tile(t) for t in DOUBLE_LE
 
 #: letters that decompose to no base letter and are written as two by
 #: convention (French word games play ``cœur`` as ``coeur``)
-LIGATURES = {"œ": "oe", "æ": "ae", "ß": "ss"}
+LIGATURES = {"œ": "oe", "æ": "ae", "ß": "ss", "ĳ": "ij"}
 
 #: why an entry gives no word, as ``Speller.why`` and ``census`` name it
 PUNCTUATION = "apostrophe, hyphen, space or other sign"

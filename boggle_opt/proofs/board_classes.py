@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import itertools
 import math
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 
 if TYPE_CHECKING:
@@ -47,13 +47,14 @@ class BucketError(BoggleOptError, ValueError):
     """Buckets that are not a partition of the alphabet's tiles, or a malformed class."""
 
 
-def _what(symbols: str) -> str:
+def _what(symbols: str, write: Callable[[str], str] = str) -> str:
     """How messages name the alphabet: ``a-z`` for English's."""
-    return "a letter a-z" if symbols == LATIN else f"a tile of this alphabet ({_listed(symbols)})"
+    return "a letter a-z" if symbols == LATIN else f"a tile of this alphabet ({_listed(symbols, write)})"
 
 
-def _listed(symbols: str) -> str:
-    text = " ".join(symbols).replace(" ".join(LATIN), "a-z")
+def _listed(symbols: str, write: Callable[[str], str] = str) -> str:
+    """The tiles, as people write them (``write``: ``[ij]`` for its symbol)."""
+    text = " ".join(map(write, symbols)).replace(" ".join(LATIN), "a-z")
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -173,12 +174,13 @@ def split_label(label: str) -> tuple[str, str]:
     return main, corners
 
 
-def parse_buckets(text: str, symbols: str | None = LATIN) -> list[str]:
+def parse_buckets(text: str, symbols: str | None = LATIN, write: Callable[[str], str] = str) -> list[str]:
     """Buckets separated by spaces or ``|``; they must cover the alphabet's
     ``symbols`` (English: a-z) exactly once, each bucket at most
     ``MAX_CELL_TILES`` tiles. ``symbols`` None: only what needs no alphabet
     (some bucket, no symbol twice), as options are checked before the word
-    list's language is known."""
+    list's language is known. ``write``: symbols as messages write them
+    (``Alphabet.write``: ``[ij]``, never a private symbol)."""
     parts = text.replace("|", " ").lower().split()
     if not parts:
         raise BucketError("buckets: expected letter groups such as 'aeiou bcdfg...'")
@@ -186,13 +188,14 @@ def parse_buckets(text: str, symbols: str | None = LATIN) -> list[str]:
     for i, part in enumerate(parts):
         for ch in part:
             if symbols is not None and ch not in symbols:
-                raise BucketError(f"buckets: {ch!r} is not {_what(symbols)} (in {part[:40]!r})")
+                raise BucketError(f"buckets: {write(ch)!r} is not {_what(symbols, write)} "
+                                  f"(in {write(part)[:40]!r})")
             if ch in seen:
-                raise BucketError(f"buckets: {'letter' if symbols == LATIN else 'tile'} {ch!r} is in more "
-                                  "than one bucket")
+                raise BucketError(f"buckets: {'letter' if symbols == LATIN else 'tile'} {write(ch)!r} is in "
+                                  "more than one bucket")
             seen[ch] = i
         if len(part) > MAX_CELL_TILES:
-            raise BucketError(f"buckets: {part[:40]!r} has {len(part)} tiles; a bucket holds at most "
+            raise BucketError(f"buckets: {write(part)[:40]!r} has {len(part)} tiles; a bucket holds at most "
                               f"{MAX_CELL_TILES}")
     if symbols is None:
         return ["".join(sorted(p)) for p in parts]
@@ -200,8 +203,8 @@ def parse_buckets(text: str, symbols: str | None = LATIN) -> list[str]:
     if missing:
         if symbols == LATIN:
             raise BucketError(f"buckets: letters {missing!r} are in no bucket; every a-z must be in one")
-        raise BucketError(f"buckets: tiles {missing[:40]!r} are in no bucket; every tile of the alphabet "
-                          f"({_listed(symbols)}) must be in one")
+        raise BucketError(f"buckets: tiles {write(missing)[:40]!r} are in no bucket; every tile of the "
+                          f"alphabet ({_listed(symbols, write)}) must be in one")
     return ["".join(sorted(p)) for p in parts]
 
 
@@ -228,9 +231,10 @@ def tile_code(symbol: str, symbols: str = LATIN) -> int:
     return _codes(symbols).get(symbol, -1)
 
 
-def parse_class(text: str, geometry: Geometry, symbols: str = LATIN) -> list[str]:
+def parse_class(text: str, geometry: Geometry, symbols: str = LATIN, write: Callable[[str], str] = str) -> list[str]:
     """A class written as one tile set per cell, e.g. ``"lnrsy aeiou ..."``
-    (in the alphabet's ``symbols``), each at most ``MAX_CELL_TILES`` tiles."""
+    (in the alphabet's ``symbols``), each at most ``MAX_CELL_TILES`` tiles;
+    ``write``: symbols as messages write them (``[ij]``, as ``parse_buckets``)."""
     parts = text.lower().split()
     if len(parts) != geometry.n:
         raise BucketError(
@@ -239,11 +243,12 @@ def parse_class(text: str, geometry: Geometry, symbols: str = LATIN) -> list[str
     for part in parts:
         bad = [ch for ch in part if ch not in symbols]
         if bad:
-            raise BucketError(f"class: {bad[0]!r} is not {_what(symbols)} (in {part[:40]!r})")
+            raise BucketError(f"class: {write(bad[0])!r} is not {_what(symbols, write)} "
+                              f"(in {write(part)[:40]!r})")
     sets = ["".join(sorted(set(p))) for p in parts]
     for s in sets:
         if len(s) > MAX_CELL_TILES:
-            raise BucketError(f"class: the set {s[:40]!r} has {len(s)} tiles; a cell's set holds at most "
+            raise BucketError(f"class: the set {write(s)[:40]!r} has {len(s)} tiles; a cell's set holds at most "
                               f"{MAX_CELL_TILES}")
     return sets
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -55,6 +56,12 @@ class Entry(Generic[T]):
     origin: Origin
 
 
+def _folded(name: str) -> str:
+    """A name as a lookup compares it: case folded, accents dropped (NFD
+    splits a letter from its accents: ``español`` is ``espanol``)."""
+    return "".join(c for c in unicodedata.normalize("NFD", name.casefold()) if not unicodedata.combining(c))
+
+
 class Registry(Generic[T]):
     """Items of one kind (``kind`` names it in messages, e.g. "scoring rule")."""
 
@@ -79,13 +86,14 @@ class Registry(Generic[T]):
             self._names[key] = name
 
     def _key(self, name: object) -> str | None:
-        """The registered name ``name`` stands for: exact, else in any case if
-        only one name or alias matches that way."""
+        """The registered name ``name`` stands for: exact, else in any case and
+        with or without accents (``Español`` for ``espanol``) if only one name
+        or alias matches that way."""
         if not isinstance(name, str):
             return None
         if name in self._names:
             return self._names[name]
-        folded = {self._names[k] for k in self._names if k.casefold() == name.casefold()}
+        folded = {self._names[k] for k in self._names if _folded(k) == _folded(name)}
         return folded.pop() if len(folded) == 1 else None
 
     def __contains__(self, name: object) -> bool:

@@ -12,12 +12,15 @@ segment started) and ``evaluations`` (boards scored in the segment), plus:
   scale, what a resume repaired, a lost worker); ``--progress jsonl`` only,
   the run file keeps none (its ``finish`` record lists the run's own);
 - ``finish``: ``stop_reason``, ``best_score``, ``best_board``, ``best`` (the
-  best boards, canonical, as ``{board, score, words}``), and for a proof
+  best boards, canonical, as ``{board, score, words, tiles}``: ``tiles`` each
+  cell's letters, ``["ij", "s", ...]``, as ``run --json`` and ``score --json``
+  give them; files written before have no ``tiles``), and for a proof
   first ``proof`` (``boggle_opt.proofs.outcome.ProofOutcome``: complete or not, the
   class counts, the min score and where it came from, the statement).
 
 Boards, buckets and part keys are written as people write them (``[ij]``,
-never a tile's private symbol): each consumer passes its records through
+never a tile's private symbol; the boards of the built-in local searchers'
+checkpoint states too): each consumer passes its records through
 ``runs.written.written_record`` as it writes them.
 
 The two consumers differ only in how often they write ``progress``: the run
@@ -80,7 +83,8 @@ def finish_record(state: RunState, word_count: Callable[[str], int], top: int) -
         "best_score": state.best_score,
         "best_board": state.best_board,
         "best": [
-            {"board": b, "score": s, "words": word_count(b)} for b, s in state.ranked()[:top]
+            {"board": b, "score": s, "words": word_count(b), "tiles": state.cells(b)}
+            for b, s in state.ranked()[:top]
         ],
         **({"notes": list(state.notes)} if state.notes else {}),
     }

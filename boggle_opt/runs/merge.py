@@ -91,7 +91,7 @@ def merge_runs(paths: Sequence[str], out: str, registries: Registries, recheck: 
         {"type": "finish", "elapsed": elapsed, "evaluations": 0, "proof": made.record(),
          "stop_reason": made.stop_reason, "best_score": ranked[0][1] if ranked else -1,
          "best_board": ranked[0][0] if ranked else "",
-         "best": [{"board": b, "score": s} for b, s in ranked[:50]]},
+         "best": [{"board": b, "score": s, "tiles": alphabet.cells(b)} for b, s in ranked[:50]]},
     ]
     # boards, buckets and parts as people write them, as a run writes its file
     write = str if alphabet.plain else alphabet.write

@@ -189,6 +189,10 @@ class RunSpec:
                 raise ConstraintError(f"--word {word.strip()!r} is no word of {lang.name}: {why}")
             word = spelled
         constraints = Constraints.build(geometry, fix, word, dice_set, lang.alphabet, stored)
+        typed = getattr(found, "check_typed", None)
+        if callable(typed) and not stored:
+            # options as a person gave them (bnb's buckets): as --fix, no private symbol
+            typed(opts, lang.alphabet)
         require_support(found, constraints)
         chosen = executor or ("dask" if scheduler else "local")
         if (executor is not None or scheduler is not None) and not getattr(found, "parallel", False):

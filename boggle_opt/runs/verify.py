@@ -536,6 +536,12 @@ class _Reader:
         for rec, where, index in self.finishes:
             board, score = rec.get("best_board"), rec.get("best_score")
             listed = [(str(i["board"]), int(i["score"])) for i in rec.get("best") or []]
+            for item in rec.get("best") or []:
+                # (files written before finish records listed tiles have none)
+                tiles, cells = item.get("tiles"), self.proof.dictionary.alphabet.cells(item["board"])
+                if tiles is not None and tiles != cells:
+                    raise Hole(f"{where}: the finish record lists the tiles {tiles!r} for the board "
+                               f"{self.proof.dictionary.alphabet.write(item['board'])}, whose tiles are {cells!r}")
             if board is not None or score is not None:
                 if not (isinstance(board, str) and _is_int(score)):
                     raise Hole(f"{where}: the finish record's best board and score are not a board and a number")

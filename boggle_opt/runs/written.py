@@ -80,6 +80,30 @@ def _part(board: Convert) -> Convert:
     return convert
 
 
+#: the built-in local searchers, whose checkpoint ``state`` names boards under
+#: ``best`` (``[board, score]``), ``board``, ``pool`` and ``boards`` (boards,
+#: or ``[board, score]`` pairs); another searcher's state is its own
+LOCAL_STATES = ("annealing", "hillclimb", "genetic")
+
+
+def _state(state: Mapping[str, Any], board: Convert) -> dict[str, Any]:
+    """A local searcher's checkpoint state with its boards by ``board``."""
+    def one(item: Any) -> Any:
+        if isinstance(item, list) and item:
+            return [board(item[0]), *item[1:]]
+        return board(item)
+
+    out = dict(state)
+    if isinstance(out.get("best"), list):
+        out["best"] = one(out["best"])
+    if "board" in out:
+        out["board"] = board(out["board"])
+    for key in ("pool", "boards"):
+        if isinstance(out.get(key), list):
+            out[key] = [one(item) for item in out[key]]
+    return out
+
+
 def _convert(record: Mapping[str, Any], board: Convert, label: Convert) -> dict[str, Any]:
     part = _part(board)
     out = dict(record)
@@ -105,6 +129,8 @@ def _convert(record: Mapping[str, Any], board: Convert, label: Convert) -> dict[
             cp["part"] = part(cp["part"])
         if isinstance(cp.get("into"), list):
             cp["into"] = [part(k) for k in cp["into"]]
+        if cp.get("kind") in LOCAL_STATES and isinstance(cp.get("state"), dict):
+            cp["state"] = _state(cp["state"], board)
         out["record"] = cp
     elif kind == "start" and isinstance(out.get("settings"), dict):
         settings = dict(out["settings"])

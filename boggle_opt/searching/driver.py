@@ -25,6 +25,7 @@ else:  # imported on first use (boggle_opt.lazy)
 
 from .. import defaults
 from ..constraints.fixed import require_support
+from ..core.alphabet import ENGLISH
 from ..core.errors import BoggleOptError
 from ..proofs.executor import ExecutorLost, ExecutorWarning
 from ..huge_pages import for_child_processes
@@ -86,6 +87,9 @@ class RunState:
     #: a board as people write it (the alphabet's ``write``: ``[ij]``, never
     #: a private symbol), for what consumers show and record
     write: Callable[[str], str] = field(default=str, repr=False)
+    #: each cell's tile as the letters it spells (the alphabet's ``cells``:
+    #: ``qu``, ``ij``), as a finish record lists a board's tiles
+    cells: Callable[[str], list[str]] = field(default=ENGLISH.cells, repr=False)
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
@@ -184,6 +188,7 @@ class Driver:
         self.state = RunState(searcher.name, dict(settings or {}), budget)
         alphabet = problem.dictionary.alphabet
         self.state.write = str if alphabet.plain else alphabet.write  # (English: boards as they are)
+        self.state.cells = alphabet.cells
         #: what worker processes rebuild the problem from (a run's spec), if anything
         self.spec: ProblemSource | None = None
         self._copies: list[Copy] = []  # of a run in worker processes

@@ -61,6 +61,19 @@ def test_bad_class_size(run_cli, tiny_list, text, needles):
     assert_one_line_error(run_cli("bound", text, "--wordlist", tiny_list), *needles)
 
 
+@pytest.mark.parametrize("command", ["show", "dice"])
+def test_an_empty_board_of_another_language_is_one_line(command, capsys):
+    """As score says it, and as an English board's: not "a 0-letter board";
+    a board whose tiles are not letters one for one is counted in tiles."""
+    from boggle_opt.cli.app import main
+
+    for language, board, said in (("german", "  ", "empty board"), ("dutch", "", "empty board"),
+                                  ("dutch", "[ij]sbergenrtlaeet", "a 15-tile board")):
+        assert main([command, "--language", language, board]) != 0
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err, err
+
+
 def test_bad_board_with_embedded_list(run_cli):
     """The same errors with the default list (no --wordlist)."""
     assert_one_line_error(run_cli("score", "abc1"), "'1'")

@@ -209,3 +209,18 @@ def test_run_json_lists_each_boards_tiles(words: Path, capsys: pytest.CaptureFix
     assert all("".join(b["tiles"]) == b["board"].replace("q", "qu") for b in best)
     assert cli.main(["score", "--wordlist", str(words), "--json", best[0]["board"]]) == 0
     assert json.loads(capsys.readouterr().out)["tiles"] == best[0]["tiles"]
+
+
+def test_show_names_the_rule_and_minimum_its_figures_are_counted_under(
+        words: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A reader of show's figures (and its picture's) can tell what they count,
+    as run's header says it: the rule, with the minimum where one was given."""
+    svg = tmp_path / "seat.svg"
+    assert cli.main(["show", "--wordlist", str(words), "--rule", "words", "--min-letters", "2",
+                     "--top", "0", "--svg", str(svg), "seat"]) == 0
+    out = capsys.readouterr().out
+    assert "rule words with words of 2+ letters" in out, out
+    assert "rule words with words of 2+ letters" in svg.read_text(encoding="utf-8")
+    assert cli.main(["show", "--wordlist", str(words), "--top", "0", "seat"]) == 0
+    plain = capsys.readouterr().out
+    assert "rule standard" in plain and "letters" not in plain, plain

@@ -80,6 +80,7 @@ def test_json_results_of_a_search(run_cli: Cli, tmp_path: Path) -> None:
     assert (result["rule"], result["size"], result["seed"], result["jobs"]) == ("standard", "3x3", 1, 1)
     assert result["min_letters"] == 3  # the rule's own
     assert result["wordlist"] == {"name": "embedded", "words": 188208}  # as score --json has it
+    assert result["language"] == "english"  # as score --json has it, English too
     assert result["constraints"] == {} and result["notes"] == []
     assert result["stop_reason"] == "used 20,000 evaluations"
     assert result["stopped"].startswith("budget of 20,000 evaluations reached")
@@ -91,8 +92,7 @@ def test_json_results_of_a_search(run_cli: Cli, tmp_path: Path) -> None:
     assert [b["score"] for b in best] == sorted((b["score"] for b in best), reverse=True)
     # the same boards as the run file's finish record, and as the text results of the same run
     finish = records(out)[-1]
-    assert finish["type"] == "finish" and finish["best"][:3] == [
-        {k: v for k, v in b.items() if k != "tiles"} for b in best]  # --json adds each board's tiles
+    assert finish["type"] == "finish" and finish["best"][:3] == best  # each with its tiles, as --json
     text = run_cli("run", *SMALL, "--evals", "20000", "--top", "3", "--progress", "none")
     rows = [ln.split("\t") for ln in text.stdout.splitlines() if ln[:1].isdigit()]
     assert [[b["board"], str(b["score"]), str(b["words"])] for b in best] == [row[1:] for row in rows]

@@ -129,11 +129,19 @@ def test_run_writes_tiles_in_brackets(run_cli: Cli, tmp_path: Path) -> None:
     boards = [rec["board"] for rec in records if rec["type"] == "improved"]
     boards += [b["board"] for rec in records if rec["type"] == "finish" for b in rec["best"]]
     assert boards and all(b.startswith("[ij]") and IJ not in b for b in boards), boards
+    # and the annealer's checkpoint (what --resume continues from) as well
+    states = [rec["record"]["state"] for rec in records if rec["type"] == "checkpoint"]
+    assert states and all(s["best"][0].startswith("[ij]") for s in states), states
+    assert all(b.startswith("[ij]") for s in states for b in [s.get("board") or "[ij]", *s["pool"]]), states
+    # the finish record lists each board's tiles as run --json does
+    finish = records[-1]
+    assert all(b["tiles"][0] == "ij" and "".join(b["tiles"]) == b["board"].replace("[ij]", "ij")
+               for b in finish["best"]), finish
     assert records[0]["settings"]["constraints"]["fix"] == "[ij]........"
     assert records[0]["settings"]["fingerprint"]["constraints"].startswith("--fix [ij]........")
     j = run_cli("run", *common, "--json", "--progress", "jsonl")
     result = json.loads(j.stdout)
-    assert result["constraints"]["fix"] == "[ij]........"
+    assert result["constraints"]["fix"] == "[ij]........" and result["language"] == "dutch"
     assert all(b["board"].startswith("[ij]") for b in result["best"]), result["best"]
     progress = [json.loads(line) for line in j.stderr.splitlines()]
     assert all(rec["board"].startswith("[ij]") for rec in progress if rec["type"] == "improved")
@@ -202,6 +210,35 @@ def test_older_run_files_still_verify(run_cli: Cli, tmp_path: Path, dl_proof: tu
     proved = " ".join(v.stdout.split()).split("proved: ")[1].split(" (25)")[0]  # the best boards, named
     first = proved.split(",")[0]
     assert "[er]" in first and "[in]" in first and not any(ch.isdigit() for ch in first), v.stdout
+
+
+def test_finish_record_tiles_are_checked_and_older_files_without_them_read(
+        run_cli: Cli, tmp_path: Path, dl_proof: tuple[Path, str]) -> None:
+    """A proof's finish record lists each best board's tiles (``["er", "s",
+    "t", "in"]``); verify checks them, and a file written before it listed
+    them verifies and reports as it did."""
+    out, _ = dl_proof
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    finish = records[-1]
+    assert finish["type"] == "finish" and finish["best"]
+    alphabet = ENGLISH_DL.alphabet
+    for best in finish["best"]:
+        assert best["tiles"] == alphabet.cells(alphabet.read(best["board"])), best
+    assert any("er" in b["tiles"] and "in" in b["tiles"] for b in finish["best"]), finish["best"]
+
+    def written(name: str, best: list[dict[str, object]]) -> Path:
+        path = tmp_path / name
+        path.write_text("".join(json.dumps({**rec, "best": best} if rec["type"] == "finish" else rec) + "\n"
+                                for rec in records), encoding="utf-8")
+        return path
+
+    old = written("old.jsonl", [{k: v for k, v in b.items() if k != "tiles"} for b in finish["best"]])
+    v = run_cli("verify", "--recheck", "0", "--budget", "0.1", str(old))
+    assert v.returncode == 0, v.stdout + v.stderr
+    wrong = written("wrong.jsonl", [{**finish["best"][0], "tiles": ["e", "r", "s", "t"]}, *finish["best"][1:]])
+    v = run_cli("verify", "--recheck", "0", "--budget", "0.1", str(wrong))
+    assert v.returncode != 0 and "finish record lists the tiles ['e', 'r', 's', 't']" in v.stdout + v.stderr, (
+        v.stdout + v.stderr)
 
 
 # -- 7, 8: the live panel -------------------------------------------------------------------------
@@ -302,3 +339,61 @@ def test_bound_reads_and_prints_classes_as_written(run_cli: Cli, tmp_path: Path)
     assert IJ not in r.stdout.split("class\t")[1].split("\n")[0]
     r = run_cli("bound", *common, f"{IJ}aeiou lnrst {IJ}aeiou lnrst")
     _one_line_error(r, f"'{IJ}'", "[ij]")
+
+
+def test_bound_names_a_classs_tiles_as_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A class's ĳ is IJ, as on a board; what is wrong with a class names its
+    tiles as people write them (``a-z [ij]``, never ``a-z 0``)."""
+    from boggle_opt.cli import app
+
+    words = _list(tmp_path, "nl.txt", DUTCH_WORDS)
+    common = ["bound", "--language", "dutch", "--wordlist", words, "--min-score", "1"]
+    assert app.main([*common, "ĳaeiou lnrst ĳaeiou lnrst"]) == 0
+    assert "class\t[ij]aeiou lnrst [ij]aeiou lnrst\n" in capsys.readouterr().out
+    for cls, said in (("ñaeiou lnrst aeiou lnrst", "character 'ñ' is not a tile of dutch (a-z [ij])"),
+                      ("[ij]abcdefghijklmnopqrstuvwxyz a b c", "the set '[ij]abcdefghijklmnopqrstuvwxyz' has 27")):
+        assert app.main([*common, cls]) != 0
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err and f"{IJ}" not in err, err
+
+
+# -- bnb's buckets, as typed ---------------------------------------------------------------------
+
+
+def test_bnb_buckets_take_the_written_form_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``-o buckets`` (and ``-o corner-buckets``, and ``plan``'s) take
+    ``[ij]``; its private symbol is refused in one line as ``--fix`` refuses
+    it, and the messages about buckets write IJ as ``[ij]``. A run file
+    written when ``0`` was taken still resumes."""
+    from boggle_opt.cli import app
+
+    def cli(*args: str) -> tuple[int, str, str]:
+        code = app.main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    def one_line(code: int, err: str, *parts: str) -> str:
+        assert code != 0 and err.count("\n") == 1 and "Traceback" not in err, err
+        assert all(part in err for part in parts), err
+        return err
+
+    words = _list(tmp_path, "nl.txt", DUTCH_WORDS)
+    common = ["--searcher", "bnb", "--size", "2x2", "--language", "dutch", "--wordlist", words,
+              "--min-score", "3", "--progress", "none"]
+    written, private = "[ij]aeiou bcdfgjmpqvwxz hklnrsty", f"{IJ}aeiou bcdfgjmpqvwxz hklnrsty"
+    for option in ("buckets", "corner-buckets"):
+        code, _, err = cli("run", *common, "-o", option, private)
+        one_line(code, err, f"character {IJ!r} is not a tile of dutch (a-z [ij])", "as [ij]")
+    code, _, err = cli("plan", "--size", "2x2", "--language", "dutch", "--wordlist", words, "--min-score", "3",
+                       "-o", "buckets", private)
+    one_line(code, err, f"character {IJ!r} is not a tile of dutch")
+    code, _, err = cli("run", *common, "-o", "buckets", "[ij]aeiou bcdfgmpqvwxz hklnrsty")  # no j
+    assert f" {IJ})" not in one_line(code, err, "'j' are in no bucket", "(a-z [ij])")
+    out = tmp_path / "proof.jsonl"
+    code, printed, err = cli("run", *common, "-o", "buckets", written, "--out", str(out))
+    assert code == 0 and "IJ" in printed, printed + err
+    old = tmp_path / "old.jsonl"
+    old.write_text(out.read_text(encoding="utf-8").replace("[ij]", IJ), encoding="utf-8")
+    assert f'"buckets": "{private}"' in old.read_text(encoding="utf-8")
+    code, _, err = cli("run", "--resume", str(old), "--progress", "none")
+    assert code == 0, err

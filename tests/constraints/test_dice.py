@@ -67,8 +67,18 @@ def test_dice_command(capsys):
     # Qu: only the classic set's abjmoq die (and the new set's himnqu) shows it
     assert main(["dice", "qqrsaaaaeeeeiiii", "--dice", "classic"]) == 1
     out, err = capsys.readouterr()
-    assert "no: it has 2 cells of 'Qu' but only 1 dice show 'Qu'" in out
+    assert "no: it has 2 cells of 'Qu' but only 1 die shows 'Qu'" in out
     assert err == "boggle-opt: error: dice set 'classic' cannot roll qqrsaaaaeeeeiiii\n"
+    # one cell, no die: each counted as a sentence says it
+    assert main(["dice", "sxxxaaaaeeeeiiii", "--dice", "classic"]) == 1
+    assert "no: it has 3 cells of 'x' but only 1 die shows 'x'" in capsys.readouterr().out
+    assert main(["dice", "--language", "german", "ßaaaeeeeiiiitttt", "--dice", "classic"]) == 1
+    assert "no: it has 1 cell of 'ß' but only 0 dice show 'ß'" in capsys.readouterr().out
+    # sets of 16 dice there are, but none of Polish's tiles only: said so, not "no set has 16 dice"
+    assert main(["dice", "--language", "polish", "żółćgęślajaźńmor"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("boggle-opt: error: no dice set of 16 dice shows only tiles of polish: classic, ")
+    assert err.count("\n") == 1 and "(16)" not in err, err
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,23 @@ def test_a_bad_tile_is_named(text: str, bad: str) -> None:
         DOUBLE.read(text)
 
 
+@pytest.mark.parametrize("alphabet", [ENGLISH, DOUBLE, POLISH], ids=lambda a: a.name)
+@pytest.mark.parametrize("text", ["abc", "[th]ere", "[qu]it", "ab[th", "[xy]ere", "abñ", "abé", "ą1b",
+                                  "e3t", "e[]t", "x[in]0"])
+def test_read_and_problem_say_the_same_of_a_board(alphabet: Alphabet, text: str) -> None:
+    """One parser: ``problem`` finds fault exactly where ``read`` does (a
+    private symbol typed, too) and words it as ``read``'s error does; as
+    stored text (a program's) both take a private symbol."""
+    for stored in (False, True):
+        why = alphabet.problem(text, stored=True) if stored else alphabet.problem(text)
+        try:
+            alphabet.read(text, stored)
+        except BoardError as exc:
+            assert str(exc) == f"bad board {text!r}: {why}" and why, (stored, str(exc), why)
+        else:
+            assert why == "", (stored, why)
+
+
 def test_a_word_has_a_key_for_each_tiling() -> None:
     keys = DOUBLE.keys("there")
     # t-h-e-r-e, th-e-r-e, t-he-r-e, t-h-er-e, th-er-e

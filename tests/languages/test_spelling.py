@@ -83,6 +83,14 @@ def test_shipped_languages_are_registered(registries: Registries, language: Lang
     assert language.sources, "a shipped convention cites its source"
 
 
+def test_a_language_is_found_by_its_own_name_with_its_accents(registries: Registries) -> None:
+    """A speaker types ``español``, ``Français``, ``português``: found as the
+    aliases written without accents are."""
+    for typed, language in (("español", SPANISH), ("Español", SPANISH), ("français", FRENCH),
+                            ("português", PORTUGUESE), ("DEUTSCH", GERMAN)):
+        assert registries.languages.get(typed) is language, typed
+
+
 def test_tile_counts() -> None:
     assert len(SPANISH.alphabet) == 27 and len(GERMAN.alphabet) == 30
     assert len(SWEDISH.alphabet) == 29 and len(POLISH.alphabet) == 32
@@ -100,6 +108,16 @@ def test_qu_where_the_language_has_it() -> None:
 
 def test_dutch_ij_spelled_either_way() -> None:
     assert len(DUTCH.alphabet.keys("ijs")) == 2  # [ij]-s and i-j-s
+
+
+def test_dutch_ij_typed_as_its_one_character() -> None:
+    """Unicode's ĳ (and Ĳ), which Dutch keyboards and texts use for IJ, is
+    the IJ tile on a board and ``ij`` in a word, as ``[ij]`` is."""
+    alphabet = DUTCH.alphabet
+    assert alphabet.read("Ĳsbe") == alphabet.read("ĳsbe") == alphabet.read("[ij]sbe")
+    assert alphabet.write(alphabet.read("ĳs")) == "[ij]s"
+    assert DUTCH.typed("ĳsberg") == DUTCH.typed("IJsberg") == ("ijsberg", "")
+    assert DUTCH.spell("ĳs") == "ijs"
 
 
 def test_census_counts_each_reason() -> None:

@@ -393,6 +393,9 @@ def test_dutch_buckets_are_written_with_the_ij_tile(
     m = run_cli("merge", *map(str, shards), "--out", str(merged))
     assert m.returncode == 0, m.stderr
     assert '"board": "d[ij]lrts"' in merged.read_text(encoding="utf-8")
+    # its finish record lists each board's tiles, as a run's does
+    finish = [json.loads(line) for line in merged.read_text(encoding="utf-8").splitlines()][-1]
+    assert finish["best"][0]["tiles"] == ["d", "ij", "l", "r", "t", "s"], finish["best"][0]
     v = run_cli("verify", str(merged))
     assert v.returncode == 0, v.stderr
     assert "proved: d[ij]lrts" in " ".join(line.lstrip("# ") for line in v.stdout.splitlines()), v.stdout
