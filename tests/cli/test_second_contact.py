@@ -295,8 +295,8 @@ def at_80(cli_env: dict[str, str]) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("command", [["searchers"], ["plugins"], ["--help"], ["run", "--help"]])
-def test_listings_fit_80_columns(command: list[str], run_cli: Cli, at_80: dict[str, str]) -> None:
-    r = run_cli(*command, env=at_80)
+def test_listings_fit_80_columns(command: list[str], main_cli: Cli, at_80: dict[str, str]) -> None:
+    r = main_cli(*command, env=at_80)
     assert r.returncode == 0, r.stderr
     _widths_ok(r.stdout)
 
@@ -309,20 +309,20 @@ def _commands() -> list[str]:
 
 
 @pytest.mark.parametrize("command", _commands())
-def test_every_commands_help_prints_and_fits_80_columns(command: str, run_cli: Cli, at_80: dict[str, str]) -> None:
+def test_every_commands_help_prints_and_fits_80_columns(command: str, main_cli: Cli, at_80: dict[str, str]) -> None:
     """argparse expands %-formats in help texts: a bare "5%;" was a traceback."""
-    r = run_cli(command, "--help", env=at_80)
+    r = main_cli(command, "--help", env=at_80)
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     assert r.stdout.startswith("usage:")
     _widths_ok(r.stdout)
 
 
-def test_plugins_names_never_run_into_their_text(run_cli: Cli, at_80: dict[str, str]) -> None:
+def test_plugins_names_never_run_into_their_text(main_cli: Cli, at_80: dict[str, str]) -> None:
     """A name as wide as its column ("embedded (default, kjxqz)") gets a line
     of its own; every entry's text starts in the same column."""
     from boggle_opt.cli.app import NAME_COLUMN
 
-    r = run_cli("plugins", env=at_80)
+    r = main_cli("plugins", env=at_80)
     section = ""
     lines = r.stdout.splitlines()
     for i, line in enumerate(lines):
@@ -370,7 +370,17 @@ def test_the_finish_hint_keeps_its_command_whole(run_cli: Cli, tmp_path: Path) -
 QUICK_START = ["run", "--searcher", "annealing", "--rule", "pow2", "--evals", "30000", "--seed", "1"]
 
 
-def test_the_live_panel_draws_the_board_as_the_results_do(run_cli: Cli) -> None:
+@pytest.fixture(scope="module")
+def quick_start_plain(run_cli: Cli) -> subprocess.CompletedProcess[str]:
+    """The README's quick start with plain progress, run once for the tests that read it."""
+    r = run_cli(*QUICK_START, "--progress", "plain")
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def test_the_live_panel_draws_the_board_as_the_results_do(
+    run_cli: Cli, quick_start_plain: subprocess.CompletedProcess[str]
+) -> None:
     """The panel once drew the board as found, the results its canonical form:
     the same board flipped (README's quick start: M Y T H on top, then D Z I G)."""
     r = run_cli(*QUICK_START, "--progress", "rich")
@@ -379,7 +389,7 @@ def test_the_live_panel_draws_the_board_as_the_results_do(run_cli: Cli) -> None:
     assert grid[0] == "D  Z  I  G"  # drsmzeeyidltgooh, column by column
     panel = [line.strip("│ ") for line in r.stderr.splitlines()[1:5]]
     assert [line[:len(row)] for line, row in zip(panel, grid)] == grid, r.stderr
-    plain = run_cli(*QUICK_START, "--progress", "plain")
+    plain = quick_start_plain
     assert "best 21,410 drsmzeeyidltgooh " in plain.stderr, plain.stderr
 
 
@@ -444,9 +454,10 @@ def test_every_written_file_is_said_alike_on_stderr(run_cli: Cli, tmp_path: Path
 # -- 9. small things: the stopped line, show's note, README in step -------------------
 
 
-def test_the_stopped_line_says_the_budget_and_what_was_done(run_cli: Cli) -> None:
-    r = run_cli(*QUICK_START, "--progress", "plain")
-    assert r.returncode == 0, r.stderr
+def test_the_stopped_line_says_the_budget_and_what_was_done(
+    run_cli: Cli, quick_start_plain: subprocess.CompletedProcess[str]
+) -> None:
+    r = quick_start_plain
     stopped = [line for line in r.stdout.splitlines() if line.startswith("# stopped:")]
     assert len(stopped) == 1 and re.fullmatch(
         r"# stopped: budget of 30,000 evaluations reached; 30,085 done in \d+\.\d s", stopped[0]), stopped
@@ -458,24 +469,25 @@ def test_the_stopped_line_says_the_budget_and_what_was_done(run_cli: Cli) -> Non
                      timed.stdout, re.M), timed.stdout
 
 
-def test_show_says_in_canonical_form(run_cli: Cli) -> None:
-    r = run_cli("show", "deslatper", "--top", "0")
+def test_show_says_in_canonical_form(main_cli: Cli) -> None:
+    r = main_cli("show", "deslatper", "--top", "0")
     assert r.returncode == 0, r.stderr
     assert r.stdout.rstrip().splitlines()[-1] == "in canonical form"
 
 
-def test_the_readme_quick_start_output_is_what_the_command_prints(run_cli: Cli) -> None:
+def test_the_readme_quick_start_output_is_what_the_command_prints(
+    quick_start_plain: subprocess.CompletedProcess[str]
+) -> None:
     """The README's quick start shows the run with --evals 30000 --seed 1 in
     place of --time 60: line for line, but the seconds (and the rows it
-    elides with "...")."""
+    elides with "..."). Its results are stdout, the same under any
+    --progress (plain's goes to stderr)."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     shown = re.search(r"```text\n(# searcher annealing.*?)```", readme, re.S)
     assert shown, "README's quick start output block"
     expected = shown.group(1).splitlines()
     cut = expected.index("...")
-    r = run_cli(*QUICK_START, "--progress", "none")
-    assert r.returncode == 0, r.stderr
-    actual = r.stdout.splitlines()
+    actual = quick_start_plain.stdout.splitlines()
 
     def timeless(lines: list[str]) -> list[str]:
         return [re.sub(r" in \d+\.\d s", " in T s", line) for line in lines]
@@ -484,9 +496,9 @@ def test_the_readme_quick_start_output_is_what_the_command_prints(run_cli: Cli) 
     assert actual[-len(expected[cut + 1:]):] == expected[cut + 1:]
 
 
-def test_help_placeholders_say_what_goes_there(run_cli: Cli, at_80: dict[str, str]) -> None:
+def test_help_placeholders_say_what_goes_there(main_cli: Cli, at_80: dict[str, str]) -> None:
     """`--out FILE` and `--top N`, as `--report FILE` beside them, not `--out OUT`."""
-    text = run_cli("run", "--help", env=at_80).stdout
+    text = main_cli("run", "--help", env=at_80).stdout
     for vague in ("--out OUT", "--top TOP", "--time TIME", "--evals EVALS", "--target TARGET",
                   "--seed SEED", "--size SIZE", "--rule RULE", "--wordlist WORDLIST", "--jobs JOBS"):
         assert vague not in text, vague
