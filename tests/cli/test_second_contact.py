@@ -171,8 +171,7 @@ def test_the_printed_hint_runs_the_proof_to_its_end(budget: list[str], run_cli: 
     import shlex
 
     out = tmp_path / "p.jsonl"
-    first = run_cli("run", "--searcher", "bnb", "--size", "2x3", "-o", "min-score", "120", *budget,
-                    "--out", str(out), "--progress", "none")
+    first = run_cli(*PROOF_2X2, *budget, "--out", str(out), "--progress", "none")
     assert first.returncode == 3, first.stderr
     assert "# proof INCOMPLETE: " in first.stdout and "not proved: " in first.stdout
     hint = unwrapped(first.stdout).rstrip().splitlines()[-1]  # a long path puts the command on a line of its own
@@ -519,7 +518,8 @@ def test_a_one_point_best_board_says_point(run_cli: Cli) -> None:
 def test_a_4x4_proof_says_its_scale_before_it_starts(run_cli: Cli, tmp_path: Path) -> None:
     """A user trying `--size 4x4` learnt that it takes hundreds of CPU-hours
     only from the ETA, once the first class (minutes) had finished."""
-    args = ["run", "--searcher", "bnb", "--size", "4x4", "--time", "1", "-o", "climb-seconds", "0.1",
+    # a budget spent in the set-up: the note comes before the first class, and the proof ends incomplete
+    args = ["run", "--searcher", "bnb", "--size", "4x4", "--time", "0.01", "-o", "climb-seconds", "0.1",
             "--progress", "none"]
     result = run_cli(*args, "--out", str(tmp_path / "p.jsonl"))
     assert result.returncode == 3, result.stderr  # stopped by its budget, the proof incomplete
@@ -531,7 +531,7 @@ def test_a_4x4_proof_says_its_scale_before_it_starts(run_cli: Cli, tmp_path: Pat
     assert "hundreds of CPU-hours (67,257 classes)" in notes[0]
     assert "`boggle-opt plan --size 4x4`" in notes[0] and "--shard K/N" in notes[0]
     # said once, when the proof starts: not again on --resume, nor for a shard
-    again = run_cli("run", "--resume", str(tmp_path / "p.jsonl"), "--time", "1", "--progress", "none")
+    again = run_cli("run", "--resume", str(tmp_path / "p.jsonl"), "--time", "0.01", "--progress", "none")
     assert "note: a 4x4 proof" not in again.stderr
     shard = run_cli(*args, "--shard", "1/400", "--out", str(tmp_path / "s.jsonl"))
     assert "note: a 4x4 proof" not in shard.stderr
