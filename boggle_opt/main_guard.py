@@ -14,8 +14,6 @@ and the parent turns that into the same line (``start_failed``).
 
 from __future__ import annotations
 
-import ast
-import multiprocessing as mp
 import os
 import pickle
 import sys
@@ -55,6 +53,8 @@ def _guarded_lines(path: str, mtime: float) -> tuple[tuple[int, int], ...] | Non
     """The line spans of the script's top-level ``if`` blocks that test
     ``__name__`` (or the process, as ``current_process()`` does); None if the
     file cannot be read as Python."""
+    import ast  # here: a pool's start, not every command's import of this module
+
     try:
         tree = ast.parse(Path(path).read_bytes(), path)
     except (OSError, SyntaxError, ValueError):
@@ -118,6 +118,8 @@ def refuse_in_starting_worker() -> None:
     """In a spawned worker that is still running its parent's main script: the
     run being started is the script's own, re-run because its top level has
     no guard. End the worker at once and quietly; the parent names the cause."""
+    import multiprocessing as mp  # here: a pool's start, not every command's import of this module
+
     if getattr(mp.current_process(), "_inheriting", False):
         try:
             with open(_refusal_mark(os.getppid()), "wb"):

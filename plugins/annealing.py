@@ -17,7 +17,6 @@ else:  # imported on first use (boggle_opt.lazy)
 from boggle_opt import hookimpl
 from boggle_opt.boards import A, from_codes, random_letters, steepest_step, to_codes
 from boggle_opt.searching.options import check
-from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs, latest_state
 from boggle_opt.searching.interface import (
     CHECKPOINT_SECONDS, Checkpoint, Event, Improved, Problem, Progress, SearcherBase, Stopping,
 )
@@ -320,6 +319,8 @@ class _Run:
         known = self.problem.known_best()
         if known is not None:
             self.best, self.best_score = known
+        from boggle_opt.runs.records import latest_state  # a search's, not the plugin's registration
+
         saved = latest_state(self.problem.resumed, AnnealingSearch.name, self.problem.geometry.size)
         phase = None
         if saved is not None:
@@ -342,6 +343,8 @@ class _Run:
     def _restore(self, saved: Mapping[str, Any]) -> tuple[str | None, str, float, int, int]:
         """Best board, anneals and where the search was, from a checkpoint (a
         damaged one is a one-line ``RunFileError``)."""
+        from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs
+
         where = "run file: annealing checkpoint"
         geometry = self.problem.geometry
         [best] = checked_pairs([saved.get("best")], where)

@@ -18,7 +18,6 @@ import itertools
 import math
 import re
 import time
-import uuid
 import warnings
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -47,25 +46,21 @@ from boggle_opt.proofs.board_classes import (
     split_label,
 )
 from boggle_opt import BoggleOptError
-from boggle_opt.proofs.class_records import RecordChecker
 from boggle_opt.proofs.shards import parse_shard, shard_classes
 from boggle_opt.proofs.memory import DEFAULT_WORKER_MB
 from boggle_opt.proofs.switch import DEFAULT_SWITCH, SWITCH_RATIOS
-from boggle_opt.proofs.class_tasks import (
-    ClassContext, ClassResult, ClassTask, Ledger, TrieTiles, parse_class_name, tasks_left,
-)
 from boggle_opt.core.geometry import Geometry
-from boggle_opt.core.tree import cell_order
-from boggle_opt.proofs.executor import (
-    Done, ExecutorWarning, Failed, Split, TaskRunner, WorkerSetup, failed_tasks_error,
-)
 from boggle_opt.runs.fingerprints import kernel_version
 from boggle_opt.searching.options import check
 from boggle_opt.proofs import outcome as proof
-from boggle_opt.runs.records import RunFileError
 from boggle_opt.searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase, Stopping
 
-from boggle_opt.proofs.local import open_session
+if TYPE_CHECKING:
+    # a proof's modules (the class tasks, the executor, the run file's
+    # records): imported by ``search`` and a resume's readers, not when the
+    # plugin registers, which every command does
+    from boggle_opt.proofs.class_tasks import ClassResult, ClassTask
+    from boggle_opt.proofs.executor import TaskRunner
 
 #: marks this searcher's checkpoint records in a run file
 RECORD_KIND = "bnb"
@@ -304,6 +299,13 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
         return {class_name(c) for c in shard_classes(space, *parse_shard(self.options.shard))}
 
     def search(self, problem: Problem, rng: np.random.Generator) -> Iterator[Event]:
+        from boggle_opt.core.tree import cell_order
+        from boggle_opt.proofs.class_tasks import ClassContext, ClassTask, TrieTiles, parse_class_name, tasks_left
+        from boggle_opt.proofs.executor import (
+            Done, ExecutorWarning, Failed, Split, TaskRunner, WorkerSetup, failed_tasks_error,
+        )
+        from boggle_opt.proofs.local import open_session
+
         opts = self.options
         geometry = problem.geometry
         alphabet = problem.dictionary.alphabet
@@ -369,6 +371,8 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             opts.time_budget or 0.0, TrieTiles.of(problem.dictionary.trie), opts.worker_memory,
         )
         order = cell_order(geometry)
+        import uuid  # a run's, not the plugin's registration (every command)
+
         session = open_session(problem, WorkerSetup(ClassContext, args, uuid.uuid4().hex))
         runner: TaskRunner[ClassTask, ClassResult] = TaskRunner(
             session, todo, split_lost=lambda t: t.split(buckets, order, symbols),
@@ -591,6 +595,8 @@ def _matches(rec: Mapping[str, Any], geometry: Geometry, label: str) -> bool:
 def _resumed_setup(
     records: tuple[Mapping[str, Any], ...], geometry: Geometry, label: str, shard: str | None = None,
 ) -> Mapping[str, Any] | None:
+    from boggle_opt.runs.records import RunFileError
+
     for rec in records:
         if rec.get("setup") and _matches(rec, geometry, label):
             score = rec.get("min_score")
@@ -633,6 +639,10 @@ def _resumed_classes(
     buckets or min score, of a class outside the shard (``mine``), or of a
     class or piece recorded twice (even the same way) is refused, as verify
     refuses it."""
+    from boggle_opt.proofs.class_records import RecordChecker
+    from boggle_opt.proofs.class_tasks import Ledger
+    from boggle_opt.runs.records import RunFileError
+
     ledger = Ledger()
     checker = RecordChecker(geometry, label, min_score, score, symbols)
     seen: dict[tuple[str, str, str], Mapping[str, Any]] = {}

@@ -21,7 +21,6 @@ import logging
 import os
 import time
 import warnings
-from concurrent.futures import CancelledError  # what Dask raises for cancelled futures
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -136,6 +135,9 @@ class DaskSession:
     @property
     def workers(self) -> int:
         """Workers in the cluster, asked of the scheduler at most once a second."""
+        # what Dask raises for cancelled futures (imported by a run on Dask, not when the plugin registers)
+        from concurrent.futures import CancelledError
+
         counted, n = self._workers
         now = time.monotonic()
         if now - counted >= 1.0:
@@ -174,6 +176,8 @@ class DaskSession:
         self.pending[future] = task
 
     def collect(self, timeout: float) -> list[Done[Any, Any] | Lost[Any]]:
+        from concurrent.futures import CancelledError  # what Dask raises for cancelled futures
+
         from distributed import wait
 
         if not self.pending:

@@ -17,7 +17,6 @@ else:  # imported on first use (boggle_opt.lazy)
 from boggle_opt import hookimpl
 from boggle_opt.boards import A, board_text, from_codes, random_letters, to_codes
 from boggle_opt.searching.options import check
-from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs, latest_state
 from boggle_opt.searching.interface import (
     CHECKPOINT_SECONDS, Checkpoint, Event, Improved, Problem, Progress, SearcherBase, Stopping,
 )
@@ -73,6 +72,8 @@ class GeneticSearch(SearcherBase["GeneticSearch.Options"]):
         populations = 0
         #: the generation under way, as it began: (boards, scores, generation, since)
         now: tuple[np.ndarray, np.ndarray, int, int] | None = None
+        from boggle_opt.runs.records import latest_state  # a search's, not the plugin's registration
+
         saved = latest_state(problem.resumed, self.name, problem.geometry.size)
         if saved is not None:
             populations, now, (board, score) = _restore(problem, opts, saved)
@@ -132,6 +133,8 @@ def _restore(problem: Problem, opts: GeneticSearch.Options, saved: Mapping[str, 
              ) -> tuple[int, tuple[np.ndarray, np.ndarray, int, int] | None, tuple[str, int]]:
     """Populations begun, the generation under way and the best board of a
     checkpoint (a damaged one is a one-line ``RunFileError``)."""
+    from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs
+
     where = "run file: genetic checkpoint"
     geometry = problem.geometry
     [best] = checked_pairs([saved.get("best")], where)

@@ -43,7 +43,6 @@ else:  # imported on first use (boggle_opt.lazy)
 from boggle_opt import hookimpl
 from boggle_opt.boards import A, allowed_letters, random_boards, to_codes, with_letter
 from boggle_opt.searching.options import check
-from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs, latest_state
 from boggle_opt.searching.interface import (
     CHECKPOINT_SECONDS, Checkpoint, Event, Improved, Problem, Progress, SearcherBase, Stopping,
 )
@@ -106,6 +105,8 @@ class HillClimb(SearcherBase["HillClimb.Options"]):
         best_board, best = problem.known_best() or ("", -1)
         restart = 0
         climb: PoolClimb | None = None
+        from boggle_opt.runs.records import latest_state  # a search's, not the plugin's registration
+
         saved = latest_state(problem.resumed, self.name, problem.geometry.size)
         if saved is not None:
             # a resumed run: the climb it was in, with its pool, and its best
@@ -161,6 +162,8 @@ def _restore(problem: Problem, opts: HillClimb.Options,
              saved: Mapping[str, Any]) -> tuple[PoolClimb | None, int, tuple[str, int]]:
     """The climb, climbs begun and best board of a checkpointed state (a
     damaged one is a one-line ``RunFileError``)."""
+    from boggle_opt.runs.records import RunFileError, check_boards, checked_pairs
+
     where = "run file: hillclimb checkpoint"
     geometry = problem.geometry
     [best] = checked_pairs([saved.get("best")], where)

@@ -27,7 +27,6 @@ the running best is not placed at all (on ENABLE2K 4x4, 12% of the words).
 from __future__ import annotations
 
 import time
-import uuid
 from collections import Counter
 from functools import cache
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -144,6 +143,8 @@ class LongWord(SearcherBase["LongWord.Options"]):
         if not words or len(done) == n_chunks:
             return
         floor = [best]
+        import uuid  # a run's, not the plugin's registration (every command)
+
         session = open_session(problem, WorkerSetup(_Context, (setup,), uuid.uuid4().hex))
         # a task carries the running best as it is handed out: its floor
         runner: TaskRunner[tuple[int, int], Result] = TaskRunner(session, ((i, floor[0]) for i in todo))

@@ -568,7 +568,6 @@ def check_file_args(ns: argparse.Namespace, regs: Registries | None = None) -> N
     a word list given or recorded by name is the file that name reads here."""
     from ..registry.loader import requested_plugins
     from ..runs.files import FileRefused, PathArg, check_paths, recorded_wordlist, wordlist_files
-    from ..runs.records import is_gzip
 
     paths = []
     for dest, name, written, run_file in FILE_ARGS.get(ns.command, ()):
@@ -594,6 +593,8 @@ def check_file_args(ns: argparse.Namespace, regs: Registries | None = None) -> N
     paths += [PathArg(name, value) for name, value in inputs]
     check_paths(paths)
     if ns.command == "run":
+        from ..runs.records import is_gzip  # the run file's reader: imported by run alone
+
         # a run appends to its file a line at a time, which gzip cannot take
         if ns.out is not None and ns.out.endswith(".gz"):
             raise FileRefused(f"--out {ns.out!r}: a run file is written a line at a time, uncompressed; name it "

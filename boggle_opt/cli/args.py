@@ -10,7 +10,6 @@ from typing import Any
 
 from .. import defaults
 from ..core.errors import BoggleOptError
-from ..proofs.executor import check_scheduler_address
 from ..searching.options import INT_MAX
 
 #: seeds are numpy's: whole numbers from 0 (a run file records the one used)
@@ -61,6 +60,8 @@ def add_verify_jobs(p: argparse.ArgumentParser, what: str) -> None:
 def scheduler(text: str) -> str:
     """``--scheduler``: the form of a cluster's address, checked before any
     work (an impossible port would wait out Dask's whole connect timeout)."""
+    from ..proofs.executor import check_scheduler_address  # only when --scheduler is given
+
     try:
         return check_scheduler_address(text)
     except BoggleOptError as exc:

@@ -13,9 +13,7 @@ from typing import Any, TextIO
 
 from ..boards import make_geometry
 from ..core.alphabet import ENGLISH, Alphabet
-from ..proofs.board_classes import check_alphabet, letter_mask, parse_class
 from .args import cache_choice, add_rule_and_wordlist, note, score
-from ..core.branch import ClassSolver
 from ..signals import let_signals_in
 from ..core.errors import BoardError
 from ..core.geometry import infer_size, parse_size
@@ -89,6 +87,10 @@ def _class_size(cells: int) -> tuple[int, int]:
 
 
 def cmd_bound(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
+    # the proof's modules: imported by this command alone, so the others start sooner
+    from ..core.branch import ClassSolver
+    from ..proofs.board_classes import check_alphabet, letter_mask, parse_class
+
     given_size = parse_size(ns.size) if ns.size else None
     # the class is written in the language's tiles: known before the list is read
     alphabet = language_of(wordlist_source(ns.wordlist, regs), ns.language, regs).alphabet

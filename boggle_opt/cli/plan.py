@@ -22,7 +22,6 @@ import sys
 import tempfile
 import textwrap
 import time
-import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -32,29 +31,23 @@ else:  # imported on first use (boggle_opt.lazy)
     from ..lazy import numpy as np
 
 from .. import defaults
-from ..boards import size_geometry
 from ..core.errors import BoggleOptError
-from ..core.geometry import Geometry
-from ..proofs.board_classes import Calibration, ClassSpace, CostModel, class_letters, count_classes
-from ..proofs.class_tasks import ClassResult, ClassTask, TrieTiles
-from ..proofs.estimate import (
-    Draw, Measured, MeasuredContext, Overheads, Scaled, part_of_sample, rss_mb, scale_up, shard_spread,
-    stratified_draw,
-)
-from ..proofs.executor import Done, ExecutorSession, InlineSession, WorkerSetup
-from ..proofs.local import LocalSession
-from ..proofs.memory import DEFAULT_WORKER_MB
-from ..proofs.shards import MAX_SHARDS
-from ..registry.dictionaries import load_dictionary
-from ..registry.registries import Registries
-from ..searching.interface import Checkpoint, Event, Improved, Problem, Progress, SearcherBase
-from ..searching.options import make_options
 from .args import (
     add_option_pairs, add_rule_and_wordlist, add_worker_memory, cache_choice, deprecated_alias, note, number_text,
     option_pairs, positive_int, seed,
 )
 from . import output
 from .status import StatusLine
+
+if TYPE_CHECKING:
+    # the proof's modules (and multiprocessing) are imported by ``cmd_plan``
+    # and its steps: every other command starts without them
+    from ..core.geometry import Geometry
+    from ..proofs.board_classes import ClassSpace
+    from ..proofs.class_tasks import ClassResult
+    from ..proofs.estimate import Measured, Overheads, Scaled
+    from ..registry.registries import Registries
+    from ..searching.interface import Event, Problem, SearcherBase
 
 #: the searcher whose proofs are planned
 SEARCHER = "bnb"
@@ -193,6 +186,14 @@ class _Progress:
 
 
 def cmd_plan(ns: argparse.Namespace, regs: Registries, out: TextIO) -> int:
+    from ..boards import size_geometry
+    from ..proofs.board_classes import ClassSpace, CostModel, count_classes
+    from ..proofs.class_tasks import TrieTiles
+    from ..proofs.estimate import Draw, Overheads, part_of_sample, rss_mb, scale_up, stratified_draw
+    from ..proofs.shards import MAX_SHARDS
+    from ..registry.dictionaries import load_dictionary
+    from ..searching.options import make_options
+
     w = _Out(out)
     cls = regs.searchers.get(SEARCHER)
     options = make_options(SEARCHER, cls.Options, option_pairs(ns))
@@ -416,6 +417,13 @@ def _solve(
     a run of one job, as the proof would), with progress on stderr; and the
     CPU this process spent per class receiving results. A signal raises
     ``_Interrupted`` with the classes solved by then."""
+    from ..proofs.board_classes import class_letters
+    from ..proofs.class_tasks import ClassTask
+    from ..proofs.estimate import MeasuredContext
+    from ..proofs.executor import Done, ExecutorSession, InlineSession, WorkerSetup
+    from ..proofs.local import LocalSession
+    import uuid
+
     setup = WorkerSetup(MeasuredContext, args, uuid.uuid4().hex)
     session: ExecutorSession = InlineSession(setup) if ns.jobs == 1 else LocalSession(setup, workers)
     written = _sample_file(ns, write(label), min_score)  # tiles as people write them: [ij]
@@ -497,6 +505,8 @@ def _replay_searcher(
     """A searcher that yields, for each result ``rounds`` times over, what
     bnb yields for a finished class: its checkpoint record, each board as an
     improvement, and its progress figures; ``loop`` gets the CPU of it all."""
+    from ..proofs.board_classes import Calibration
+    from ..searching.interface import Checkpoint, Improved, Progress, SearcherBase
 
     class Replay(SearcherBase[Any]):
         name = "plan-replay"
@@ -587,6 +597,9 @@ def _shards(
 ) -> None:
     """Each of ``--shards N`` shards: its CPU (the mean, and the slowest the
     sample implies), wall time and memory, and the lines that run them."""
+    from ..proofs.estimate import Overheads, shard_spread
+    from ..proofs.memory import DEFAULT_WORKER_MB
+
     n, jobs = ns.shards, ns.jobs
     per_shard = total / n
     small, big = total // n, -(-total // n)

@@ -22,12 +22,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .. import defaults
-from ..runs import records as runrecords
-from .board_svg import board_svg
 from ..boards import size_geometry
 from .args import add_verify_jobs, deprecated_alias
 from .status import StatusLine
-from ..proofs.class_tasks import Ledger
 from ..core.errors import BoggleOptError
 from ..core.alphabet import ENGLISH, Alphabet, capitals
 from ..dictionary.rules import letters_note
@@ -35,6 +32,7 @@ from ..core.geometry import Geometry
 from ..core.trie import LATIN
 
 if TYPE_CHECKING:
+    from ..proofs.class_tasks import Ledger
     from matplotlib.figure import Figure
 
     from ..core.scorer import FoundWord
@@ -112,6 +110,7 @@ def board_words(
     else None and why not (the list may be absent where the report is made). With
     ``run``, its recorded boards are re-scored first: a wrong score is refused."""
     from ..registry.dictionaries import load_dictionary
+    from ..runs import records as runrecords
 
     try:
         if registries is not None and run is not None:  # a plugin's rule or list: say which, and how to load it
@@ -141,6 +140,8 @@ def board_card(
     words: list[FoundWord] | None, alphabet: Alphabet = ENGLISH,
 ) -> str:
     """One best board: drawn with its longest word's path, then all its words with their points."""
+    from .board_svg import board_svg
+
     longest = words[0] if words else None
     faces = () if alphabet.symbols == LATIN else tuple(alphabet.faces(board))
     if longest is not None:
@@ -261,6 +262,7 @@ def proof_outcome(run: PastRun, write: Callable[[str], str] = str,
     the source of truth: the counts are those of its records); None if the
     run is not a proof. ``write``: a board as people write it (``[ij]``)."""
     from ..proofs import outcome as proof
+    from ..proofs.class_tasks import Ledger
 
     ours = [c for c in run.checkpoints if c.get("kind") == "bnb"]
     if not ours:
@@ -382,6 +384,8 @@ def _proof_section(run: PastRun, geometry: Geometry, registries: Registries | No
 
 def _segments_table(run: PastRun) -> str:
     """Each segment's budget and use, and the run's total."""
+    from ..runs import records as runrecords
+
     rows = []
     for i, seg in enumerate(run.history, 1):
         stop = seg.stop_reason if seg.stop_reason is not None else NO_FINISH
@@ -398,6 +402,8 @@ def _segments_table(run: PastRun) -> str:
 def render(run: PastRun, registries: Registries | None = None) -> str:
     """The report page for a parsed run file (``registries`` to find its word list and rule;
     without them the plugins are loaded)."""
+    from ..runs import records as runrecords
+
     s = run.settings
     try:
         geometry = size_geometry(str(s.get("size", "4x4")))

@@ -13,15 +13,24 @@ never come.
 from __future__ import annotations
 
 import itertools
-import multiprocessing as mp
-import multiprocessing.connection
 import os
 import signal
 import threading
 from contextlib import nullcontext
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+if TYPE_CHECKING:
+    import multiprocessing as mp
+    from concurrent import futures
+    from concurrent.futures import process as pools
+    from multiprocessing import connection
+else:  # imported when a pool starts: registering this executor (every command) needs none of them
+    from ..lazy import LazyModule
+
+    mp = LazyModule("multiprocessing")
+    futures = LazyModule("concurrent.futures")
+    pools = LazyModule("concurrent.futures.process")
+    connection = LazyModule("multiprocessing.connection")
 
 from ..core.pages import trim_heap
 from ..huge_pages import for_child_processes
@@ -82,7 +91,7 @@ class LocalSession:
         for_child_processes()
         self.started: Any = None
         self.pool = self._new_pool()
-        self.pending: dict[Future[Any], tuple[int, Any]] = {}
+        self.pending: dict[futures.Future[Any], tuple[int, Any]] = {}
         self.numbers = itertools.count()
         #: task number -> the worker process that started it; worker processes by pid
         self.running_on: dict[int, int] = {}
@@ -98,7 +107,7 @@ class LocalSession:
     def workers(self) -> int:
         return self.jobs
 
-    def _new_pool(self) -> ProcessPoolExecutor:
+    def _new_pool(self) -> pools.ProcessPoolExecutor:
         """A pool with an announcement queue of its own: a worker that died
         in the middle of an announcement (the broken pool's SIGTERM, or on
         its own) leaves its queue's lock held for good, and the next pool's
@@ -109,7 +118,7 @@ class LocalSession:
         with held():  # the first one starts the resource tracker, out of a terminal's reach
             self.started = mp.get_context("spawn").SimpleQueue()
         # spawn: fork would copy whatever the parent holds
-        return ProcessPoolExecutor(
+        return pools.ProcessPoolExecutor(
             self.jobs, mp_context=mp.get_context("spawn"),
             initializer=_init_worker, initargs=(self.parcel, self.started),
         )
@@ -121,10 +130,10 @@ class LocalSession:
             starting = len(self.pool._processes or {}) < self.jobs
             with held() if starting else nullcontext():
                 future = self.pool.submit(_run_task, number, task)
-        except BrokenProcessPool as exc:
+        except pools.BrokenProcessPool as exc:
             # the pool broke since the last collect: this task never started;
             # the next collect sorts it out with the tasks the pool held
-            future = Future()
+            future = futures.Future()
             future.set_exception(exc)
         except OSError:  # spawn's pipe to a worker that died before reading it
             self.processes.update(self.pool._processes or {})
@@ -170,7 +179,7 @@ class LocalSession:
         if self.pool._broken:
             return
         processes = list((self.pool._processes or {}).values())  # no public way before 3.14
-        if not mp.connection.wait([proc.sentinel for proc in processes], timeout=0):
+        if not connection.wait([proc.sentinel for proc in processes], timeout=0):
             return
         wakeup = getattr(self.pool, "_executor_manager_thread_wakeup", None)
         if wakeup is not None:
@@ -181,7 +190,7 @@ class LocalSession:
         if not self.pending:
             return []
         self._look_for_dead_workers()
-        finished, _ = wait(self.pending, timeout=timeout, return_when=FIRST_COMPLETED)
+        finished, _ = futures.wait(self.pending, timeout=timeout, return_when=futures.FIRST_COMPLETED)
         # read the start announcements now, not only after a break: unread,
         # they fill the pipe and every worker blocks writing its next one.
         # A worker announces before it works, so a finished task's is here.
@@ -194,7 +203,7 @@ class LocalSession:
                 out.append(Done(task, future.result()))
                 self.running_on.pop(number, None)  # kept for a lost task: it names the worker
                 self.breaks_in_a_row = 0
-            except BrokenProcessPool:
+            except pools.BrokenProcessPool:
                 broken = True
                 self.pending[future] = (number, task)  # sorted out with the rest below
             except Exception as exc:  # a bug in the task: one line, not a traceback
@@ -239,7 +248,7 @@ class LocalSession:
         self.parcel.remove()
 
 
-def stop_pool(pool: ProcessPoolExecutor) -> None:
+def stop_pool(pool: pools.ProcessPoolExecutor) -> None:
     """Drop queued tasks and end the workers at once, even mid-task
     (shutdown alone would wait for a task that may take minutes)."""
     processes = list(pool._processes.values()) if pool._processes else []  # no public way before 3.14

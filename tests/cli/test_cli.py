@@ -1,4 +1,7 @@
-"""The ``boggle-opt`` command line, run through the installed console script.
+"""The ``boggle-opt`` command line: what it prints, through ``main`` in this
+process (``main_cli``) and, for the header, the listing and the version,
+through the installed console script (``run_cli``). What a command imports
+as it starts is checked in test_startup.py.
 
 Published figures come from docs/reference.md ("Published boards" and the
 Multi-Boggle table). Word counts in headers are checked against an
@@ -75,17 +78,17 @@ needs_enable2k = pytest.mark.research_lists("enable2k")
     [pytest.param(*p, marks=pytest.mark.research_lists(p[2])) for p in PUBLISHED],
     ids=[f"{p[1]}-{p[2]}-{p[3]}" for p in PUBLISHED],
 )
-def test_published_board(run_cli, list_sizes, dims, board, wordlist, rule, score, n_words):
-    lines = ok(run_cli("score", board, "--wordlist", wordlist, "--rule", rule, *size_args(dims)))
+def test_published_board(main_cli, list_sizes, dims, board, wordlist, rule, score, n_words):
+    lines = ok(main_cli("score", board, "--wordlist", wordlist, "--rule", rule, *size_args(dims)))
     assert lines[0] == f"# word list: {wordlist} ({list_sizes(wordlist):,} words); rule: {rule}; language: english"
     assert lines[1] == "# board\tscore\twords"
     assert rows_of(lines) == [[board, str(score), str(n_words)]]
 
 
 @needs_enable2k
-def test_multi_plain_columns(run_cli):
+def test_multi_plain_columns(main_cli):
     boards = [m[0] for m in MULTI]
-    lines = ok(run_cli("score", *boards, "--wordlist", "enable2k", "--multi"))
+    lines = ok(main_cli("score", *boards, "--wordlist", "enable2k", "--multi"))
     assert lines[1] == "# board\tscore\twords\tdemulti\tmulti"
     rows = rows_of(lines)
     assert [r[0] for r in rows] == boards
@@ -98,9 +101,9 @@ def test_multi_plain_columns(run_cli):
 
 
 @needs_enable2k
-def test_multi_json(run_cli, list_sizes):
+def test_multi_json(main_cli, list_sizes):
     boards = [m[0] for m in MULTI]
-    result = run_cli("score", *boards, "--wordlist", "enable2k", "--json", "--multi")
+    result = main_cli("score", *boards, "--wordlist", "enable2k", "--json", "--multi")
     lines = ok(result)
     assert len(lines) == len(MULTI), "--json prints one object a line and no header"
     records = [json.loads(ln) for ln in lines]
@@ -120,8 +123,8 @@ def test_multi_json(run_cli, list_sizes):
 
 
 @needs_enable2k
-def test_json_size_of_rectangle(run_cli):
-    (line,) = ok(run_cli("score", "perslatesind", "--size", "3x4", "--wordlist", "enable2k",
+def test_json_size_of_rectangle(main_cli):
+    (line,) = ok(main_cli("score", "perslatesind", "--size", "3x4", "--wordlist", "enable2k",
                          "--json"))
     record = json.loads(line)
     assert (record["size"], record["score"], record["words"]) == ("3x4", 1651, 600)
@@ -138,11 +141,11 @@ def test_header_for_embedded_default(run_cli, list_sizes):
     assert row[0] == "streaedlp" and int(row[1]) > 0 and int(row[2]) > 0
 
 
-def test_default_alias_is_the_embedded_list(run_cli):
-    implicit = ok(run_cli("score", "streaedlp"))
-    explicit = ok(run_cli("score", "streaedlp", "--wordlist", "default"))
-    named = ok(run_cli("score", "streaedlp", "--wordlist", "embedded"))
-    former = ok(run_cli("score", "streaedlp", "--wordlist", "kjxqz"))  # its name before
+def test_default_alias_is_the_embedded_list(main_cli):
+    implicit = ok(main_cli("score", "streaedlp"))
+    explicit = ok(main_cli("score", "streaedlp", "--wordlist", "default"))
+    named = ok(main_cli("score", "streaedlp", "--wordlist", "embedded"))
+    former = ok(main_cli("score", "streaedlp", "--wordlist", "kjxqz"))  # its name before
     assert implicit == explicit == named == former
 
 
@@ -181,27 +184,27 @@ def check_word_lines(lines: list[str], board: str, cols: int, rows: int, rule: s
 
 
 @needs_enable2k
-def test_words_paths_on_rectangle(run_cli):
+def test_words_paths_on_rectangle(main_cli):
     board = "perslatesind"
-    lines = ok(run_cli("score", board, "--size", "3x4", "--wordlist", "enable2k", "--words"))
+    lines = ok(main_cli("score", board, "--size", "3x4", "--wordlist", "enable2k", "--words"))
     check_word_lines(lines, board, 3, 4, "standard")
     # a word that only exists going down a column then across (column-major)
     assert any(ln.strip().startswith("pert\t") for ln in lines)
 
 
 @needs_enable2k
-def test_words_paths_with_qu_cell(run_cli):
+def test_words_paths_with_qu_cell(main_cli):
     board = "rpqaselinifcoita"
-    lines = ok(run_cli("score", board, "--wordlist", "enable2k", "--rule", "pow2", "--words"))
+    lines = ok(main_cli("score", board, "--wordlist", "enable2k", "--rule", "pow2", "--words"))
     check_word_lines(lines, board, 4, 4, "pow2")
     assert any("qu" in ln.split("\t")[0] for ln in lines if ln.startswith("  "))
 
 
 @needs_enable2k
-def test_words_paths_on_wide_rectangle(run_cli):
+def test_words_paths_on_wide_rectangle(main_cli):
     # 4 columns of 3 rows: the transpose layout of the test above
     board = "pelrstasiend"
-    lines = ok(run_cli("score", board, "--size", "4x3", "--wordlist", "enable2k", "--words"))
+    lines = ok(main_cli("score", board, "--size", "4x3", "--wordlist", "enable2k", "--words"))
     check_word_lines(lines, board, 4, 3, "standard")
 
 
@@ -209,9 +212,9 @@ def test_words_paths_on_wide_rectangle(run_cli):
 
 
 @needs_enable2k
-def test_boards_from_stdin(run_cli):
+def test_boards_from_stdin(main_cli):
     text = "\nstreaedlp\n\n   \n  perslatgsineters  \r\n\n"
-    lines = ok(run_cli("score", "serglanepitssero", "-", "--wordlist", "enable2k", input=text))
+    lines = ok(main_cli("score", "serglanepitssero", "-", "--wordlist", "enable2k", input=text))
     assert rows_of(lines) == [
         ["serglanepitssero", "3569", "1158"],
         ["streaedlp", "545", "267"],
@@ -220,8 +223,8 @@ def test_boards_from_stdin(run_cli):
 
 
 @needs_enable2k
-def test_stdin_uppercase_is_lowered(run_cli):
-    lines = ok(run_cli("score", "-", "--wordlist", "enable2k", input="STREAEDLP\n"))
+def test_stdin_uppercase_is_lowered(main_cli):
+    lines = ok(main_cli("score", "-", "--wordlist", "enable2k", input="STREAEDLP\n"))
     assert rows_of(lines) == [["streaedlp", "545", "267"]]
 
 
@@ -233,8 +236,8 @@ def test_stdin_uppercase_is_lowered(run_cli):
         ("powers-of-two", "pow2", "rpqaselinifcoita", 44726, 229),
     ],
 )
-def test_rule_aliases(run_cli, alias, name, board, score, n_words):
-    lines = ok(run_cli("score", board, "--wordlist", "enable2k", "--rule", alias))
+def test_rule_aliases(main_cli, alias, name, board, score, n_words):
+    lines = ok(main_cli("score", board, "--wordlist", "enable2k", "--rule", alias))
     assert lines[0].endswith(f"; rule: {name}; language: english")
     assert rows_of(lines) == [[board, str(score), str(n_words)]]
 
@@ -283,11 +286,11 @@ def test_version(run_cli):
 # -- a word list from a file -------------------------------------------------
 
 
-def test_wordlist_path(run_cli, tmp_path):
+def test_wordlist_path(main_cli, tmp_path):
     path = tmp_path / "mine.txt"
     # 'bta' and 'zqu' are made up: only this file can supply them
     path.write_text("cat\nact\nTAC\n  bta \nat\ntac\nzqu\n", encoding="ascii")
-    lines = ok(run_cli("score", "catb", "--size", "2x2", "--wordlist", str(path), "--words"))
+    lines = ok(main_cli("score", "catb", "--size", "2x2", "--wordlist", str(path), "--words"))
     assert lines[0] == f"# word list: {path} (5 words); rule: standard; language: english"
     (row,) = rows_of(lines)
     assert row == ["catb", "4", "4"]
@@ -295,47 +298,30 @@ def test_wordlist_path(run_cli, tmp_path):
     assert found == ["act", "bta", "cat", "tac"]
 
 
-def test_wordlist_path_respects_adjacency(run_cli, tmp_path):
+def test_wordlist_path_respects_adjacency(main_cli, tmp_path):
     path = tmp_path / "mine.txt"
     path.write_text("cat\nact\ntac\n", encoding="ascii")
     # a 3x1 line: c-a-t; "act" needs c next to t, which it is not
-    lines = ok(run_cli("score", "cat", "--size", "3x1", "--wordlist", str(path), "--words"))
+    lines = ok(main_cli("score", "cat", "--size", "3x1", "--wordlist", str(path), "--words"))
     assert rows_of(lines) == [["cat", "2", "2"]]
     found = sorted(ln.split("\t")[0].strip() for ln in lines if ln.startswith("  "))
     assert found == ["cat", "tac"]
 
 
-def test_scoring_a_board_imports_neither_numpy_nor_the_run_machinery(cli_env):
-    """Start-up: ``score`` needs no arrays, no driver and no display (a
-    warm ``score BOARD`` is meant to take well under half a second)."""
-    import subprocess
-    import sys
-
-    code = (
-        "import sys\n"
-        "from boggle_opt.cli.app import main\n"
-        "assert main(['score', 'abcdefghijklmnop']) == 0\n"
-        "heavy = [m for m in ('numpy', 'boggle_opt.searching.driver', 'boggle_opt.cli.display', 'rich') if m in sys.modules]\n"
-        "assert not heavy, heavy\n"
-    )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env, cwd="/")
-    assert r.returncode == 0, r.stderr
-
-
 # -- boards as published -------------------------------------------------------
 
 
-def test_score_and_show_name_the_canonical_form(run_cli):
+def test_score_and_show_name_the_canonical_form(main_cli):
     # the published 3x3 board as people know it, and as results list it
-    lines = ok(run_cli("score", "streaedlp", "deslatper"))
+    lines = ok(main_cli("score", "streaedlp", "deslatper"))
     assert "# streaedlp is deslatper rotated or reflected (its canonical form)" in lines
     assert not any(line.startswith("# deslatper is") for line in lines)  # already canonical
-    record = json.loads(ok(run_cli("score", "--json", "streaedlp"))[0])
+    record = json.loads(ok(main_cli("score", "--json", "streaedlp"))[0])
     assert record["canonical"] == "deslatper"
-    shown = run_cli("show", "streaedlp", "--top", "0")
+    shown = main_cli("show", "streaedlp", "--top", "0")
     assert shown.returncode == 0, shown.stderr
     assert "canonical form: deslatper" in shown.stdout
-    again = run_cli("show", "deslatper", "--top", "0")
+    again = main_cli("show", "deslatper", "--top", "0")
     assert again.stdout.rstrip().endswith("\nin canonical form")
 
 

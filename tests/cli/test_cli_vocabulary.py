@@ -201,7 +201,9 @@ def test_plan_prints_its_header_before_the_sample(monkeypatch: pytest.MonkeyPatc
     def solve(self: object, task: object) -> object:
         raise RuntimeError(f"sampling; printed so far: {out.getvalue()!r}")
 
-    monkeypatch.setattr(plan_command.MeasuredContext, "run", solve)
+    from boggle_opt.proofs.estimate import MeasuredContext  # what plan solves its sample with
+
+    monkeypatch.setattr(MeasuredContext, "run", solve)
     # one job: the sample is solved in this process, where the patch is
     ns = cli.build_parser().parse_args(["plan", "--size", "2x2", "--min-score", "5", "--sample", "1", "--jobs", "1"])
     with pytest.raises(RuntimeError) as info:

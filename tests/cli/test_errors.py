@@ -1,4 +1,8 @@
-"""Bad input through the real ``boggle-opt`` entry point.
+"""Bad input through ``boggle-opt``'s entry point: ``main`` in this process
+(``main_cli``, tests/cli/conftest.py) for what it says of its arguments, boards
+and word lists; the console script in a process of its own (``run_cli``)
+where a process matters (standard input, a timeout, a list that never ends)
+and for one board error with the default list.
 
 Every case must end with a non-zero exit code and exactly one line on stderr,
 ``boggle-opt: error: ...``, that names the problem; never a traceback.
@@ -47,8 +51,8 @@ def tiny_list(tmp_path_factory: pytest.TempPathFactory) -> str:
         "empty", "blank", "not-square", "not-square-17", "square-too-big",
     ],
 )
-def test_bad_board(run_cli, tiny_list, args, needles):
-    assert_one_line_error(run_cli("score", *args, "--wordlist", tiny_list), *needles)
+def test_bad_board(main_cli, tiny_list, args, needles):
+    assert_one_line_error(main_cli("score", *args, "--wordlist", tiny_list), *needles)
 
 
 @pytest.mark.parametrize(
@@ -56,9 +60,9 @@ def test_bad_board(run_cli, tiny_list, args, needles):
     [("abc def", ["class of 2 cells", "--size"]), ("", ["empty class"]), ("   ", ["empty class"])],
     ids=["two-sets", "empty", "blank"],
 )
-def test_bad_class_size(run_cli, tiny_list, text, needles):
+def test_bad_class_size(main_cli, tiny_list, text, needles):
     """A class is counted in cells (letter sets), not letters."""
-    assert_one_line_error(run_cli("bound", text, "--wordlist", tiny_list), *needles)
+    assert_one_line_error(main_cli("bound", text, "--wordlist", tiny_list), *needles)
 
 
 @pytest.mark.parametrize("command", ["show", "dice"])
@@ -95,30 +99,30 @@ def test_bad_board_with_embedded_list(run_cli):
     ],
     ids=["9x9", "0x3", "3x0", "3x9", "3", "axb", "3x4x5", "x4", "-1x3", "superscript"],
 )
-def test_bad_size(run_cli, tiny_list, size, needles):
-    result = run_cli("score", "abcd", f"--size={size}", "--wordlist", tiny_list)
+def test_bad_size(main_cli, tiny_list, size, needles):
+    result = main_cli("score", "abcd", f"--size={size}", "--wordlist", tiny_list)
     assert_one_line_error(result, *needles)
 
 
-def test_bad_board_on_stdin_after_good_ones(run_cli, tiny_list):
-    result = run_cli("score", "-", "--size", "3x1", "--wordlist", tiny_list,
+def test_bad_board_on_stdin_after_good_ones(main_cli, tiny_list):
+    result = main_cli("score", "-", "--size", "3x1", "--wordlist", tiny_list,
                      input="cat\n\nab1\ntac\n")
     assert_one_line_error(result, "'1'")
     rows = [ln for ln in result.stdout.splitlines() if not ln.startswith("#")]
     assert rows == ["cat\t2\t2"], "boards before the bad one are still reported"
 
 
-def test_blank_stdin_is_no_boards_not_an_error(run_cli, tiny_list):
+def test_blank_stdin_is_no_boards_not_an_error(main_cli, tiny_list):
     """Decision: blank lines are ignored, so blank input is an empty list of boards.
 
     Like other filters, an empty input gives an empty result (header only) and
     exit code 0, so that pipelines that happen to produce no boards still work.
     """
-    result = run_cli("score", "-", "--wordlist", tiny_list, input="\n  \n\t\n")
+    result = main_cli("score", "-", "--wordlist", tiny_list, input="\n  \n\t\n")
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert all(ln.startswith("#") for ln in result.stdout.splitlines())
-    result = run_cli("score", "-", "--json", "--wordlist", tiny_list, input="")
+    result = main_cli("score", "-", "--json", "--wordlist", tiny_list, input="")
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
 
 
@@ -145,34 +149,34 @@ def test_stdin_closed(cli_env, tiny_list):
 # -- rules and word lists --------------------------------------------------------
 
 
-def test_unknown_rule(run_cli, tiny_list):
-    result = run_cli("score", "abcd", "--rule", "scrabble", "--wordlist", tiny_list)
+def test_unknown_rule(main_cli, tiny_list):
+    result = main_cli("score", "abcd", "--rule", "scrabble", "--wordlist", tiny_list)
     assert_one_line_error(result, "'scrabble'", "pow2", "standard", "words")
 
 
-def test_unknown_wordlist_name(run_cli):
-    result = run_cli("score", "abcd", "--wordlist", "sowpods")
+def test_unknown_wordlist_name(main_cli):
+    result = main_cli("score", "abcd", "--wordlist", "sowpods")
     assert_one_line_error(result, "'sowpods'", "embedded", "enable2k", "yawl")
 
 
-def test_empty_wordlist_name(run_cli):
-    assert_one_line_error(run_cli("score", "abcd", "--wordlist", ""), "word list")
+def test_empty_wordlist_name(main_cli):
+    assert_one_line_error(main_cli("score", "abcd", "--wordlist", ""), "word list")
 
 
-def test_overlong_wordlist_name(run_cli):
+def test_overlong_wordlist_name(main_cli):
     """A name too long for the file system is just an unknown name."""
     name = "w" * 300
-    assert_one_line_error(run_cli("score", "abcd", "--wordlist", name), "unknown word list")
+    assert_one_line_error(main_cli("score", "abcd", "--wordlist", name), "unknown word list")
 
 
-def test_missing_wordlist_path(run_cli, tmp_path):
+def test_missing_wordlist_path(main_cli, tmp_path):
     path = tmp_path / "nowhere" / "words.txt"
-    line = assert_one_line_error(run_cli("score", "abcd", "--wordlist", str(path)), str(path))
+    line = assert_one_line_error(main_cli("score", "abcd", "--wordlist", str(path)), str(path))
     assert "No such file" in line
 
 
-def test_directory_as_wordlist(run_cli, tmp_path):
-    line = assert_one_line_error(run_cli("score", "abcd", "--wordlist", str(tmp_path)),
+def test_directory_as_wordlist(main_cli, tmp_path):
+    line = assert_one_line_error(main_cli("score", "abcd", "--wordlist", str(tmp_path)),
                                  str(tmp_path))
     assert "directory" in line
 
@@ -181,44 +185,44 @@ def test_directory_as_wordlist(run_cli, tmp_path):
     hasattr(os, "geteuid") and os.geteuid() == 0,
     reason="running as root: chmod 000 does not stop root reading the file",
 )
-def test_unreadable_wordlist(run_cli, tmp_path):
+def test_unreadable_wordlist(main_cli, tmp_path):
     path = tmp_path / "secret.txt"
     path.write_text("cat\n", encoding="ascii")
     path.chmod(0)
     try:
-        line = assert_one_line_error(run_cli("score", "abcd", "--wordlist", str(path)), str(path))
+        line = assert_one_line_error(main_cli("score", "abcd", "--wordlist", str(path)), str(path))
         assert "Permission denied" in line
     finally:
         path.chmod(0o644)
 
 
-def test_empty_wordlist_file(run_cli, tmp_path):
+def test_empty_wordlist_file(main_cli, tmp_path):
     path = tmp_path / "empty.txt"
     path.write_bytes(b"")
-    assert_one_line_error(run_cli("score", "abcd", "--wordlist", str(path)),
+    assert_one_line_error(main_cli("score", "abcd", "--wordlist", str(path)),
                           str(path), "no usable words")
 
 
-def test_wordlist_without_usable_words(run_cli, tmp_path):
+def test_wordlist_without_usable_words(main_cli, tmp_path):
     path = tmp_path / "short.txt"
     path.write_text("ab\nxy\nqi\n123\n1234\nqat\nfo'o\n\n", encoding="ascii")
-    assert_one_line_error(run_cli("score", "abcd", "--wordlist", str(path)),
+    assert_one_line_error(main_cli("score", "abcd", "--wordlist", str(path)),
                           str(path), "no usable words")
 
 
 @pytest.mark.parametrize("name", ["enable2k", "yawl"])
-def test_research_list_missing(run_cli, cli_env, tmp_path, name):
+def test_research_list_missing(main_cli, cli_env, tmp_path, name):
     empty = tmp_path / "empty"
     empty.mkdir()
     env = dict(cli_env, BOGGLE_OPT_WORDLISTS=str(empty))
-    result = run_cli("score", "abcd", "--wordlist", name, env=env)
+    result = main_cli("score", "abcd", "--wordlist", name, env=env)
     assert_one_line_error(result, f"'{name}'", str(empty), f"{name}.txt", "public domain",
                           "https://github.com/", "BOGGLE_OPT_WORDLISTS", "--wordlist PATH")
 
 
-def test_research_list_env_unset(run_cli, cli_env):
+def test_research_list_env_unset(main_cli, cli_env):
     env = {k: v for k, v in cli_env.items() if k != "BOGGLE_OPT_WORDLISTS"}
-    result = run_cli("score", "abcd", "--wordlist", "enable2k", env=env)
+    result = main_cli("score", "abcd", "--wordlist", "enable2k", env=env)
     assert_one_line_error(result, "BOGGLE_OPT_WORDLISTS is not set", "https://github.com/")
 
 
@@ -240,8 +244,8 @@ def test_research_list_env_unset(run_cli, cli_env):
     ids=["unknown-command", "no-command", "no-board", "size-no-value", "rule-no-value",
          "unknown-option", "unknown-global-option", "plugins-extra-argument"],
 )
-def test_bad_command_line(run_cli, args, needles):
-    assert_one_line_error(run_cli(*args), *needles)
+def test_bad_command_line(main_cli, args, needles):
+    assert_one_line_error(main_cli(*args), *needles)
 
 
 # -- numbers, times and word lists at their limits ----------------------------------
@@ -310,16 +314,16 @@ def test_a_word_list_from_a_pipe_is_refused_not_waited_on(run_cli, tmp_path):
     assert_one_line_error(result, repr(str(fifo)), "is a FIFO, not a file")
 
 
-def test_a_byte_order_mark_is_not_part_of_the_first_word(run_cli, tmp_path):
+def test_a_byte_order_mark_is_not_part_of_the_first_word(main_cli, tmp_path):
     path = tmp_path / "bom.txt"
     path.write_bytes(b"\xef\xbb\xbfcat\r\nact\r\n")  # as a Windows editor saves it
-    result = run_cli("score", "cat", "--size", "3x1", "--wordlist", str(path), "--no-cache")
+    result = main_cli("score", "cat", "--size", "3x1", "--wordlist", str(path), "--no-cache")
     assert result.returncode == 0, result.stderr
     assert "(2 words)" in result.stdout and "cat\t1\t1" in result.stdout
 
 
 @pytest.mark.parametrize("where", ["class-boards", "finish-best"])
-def test_report_on_boards_that_are_an_object(run_cli, tmp_path, where):
+def test_report_on_boards_that_are_an_object(main_cli, tmp_path, where):
     start = {"type": "start", "settings": {"searcher": "bnb", "size": "2x2"}}
     if where == "class-boards":
         record = {"type": "checkpoint", "record": {"kind": "bnb", "size": "2x2", "buckets": "a-z",
@@ -329,17 +333,17 @@ def test_report_on_boards_that_are_an_object(run_cli, tmp_path, where):
         record = {"type": "finish", "stop_reason": "x", "best": {"board": "abcd"}}
     path = tmp_path / "run.jsonl"
     path.write_text(json.dumps(start) + "\n" + json.dumps(record) + "\n")
-    assert_one_line_error(run_cli("report", str(path), "--out", str(tmp_path / "r.html")), "line 2"
+    assert_one_line_error(main_cli("report", str(path), "--out", str(tmp_path / "r.html")), "line 2"
                           if where == "class-boards" else "malformed")
 
 
 @pytest.mark.parametrize("options", [[1, 2], "min-score=3", 7])
-def test_report_of_settings_whose_options_are_no_object_is_one_line(run_cli, tmp_path, options):
+def test_report_of_settings_whose_options_are_no_object_is_one_line(main_cli, tmp_path, options):
     """Issue 76, defect 5: ``report`` checks the settings as ``verify`` and
     ``--resume`` do (it printed an AttributeError traceback)."""
     start = {"type": "start", "settings": {"searcher": "bnb", "size": "2x2", "options": options}}
     path = tmp_path / "run.jsonl"
     path.write_text(json.dumps(start) + "\n")
     out = tmp_path / "r.html"
-    assert_one_line_error(run_cli("report", str(path), "--out", str(out)), "'options' is not an object")
+    assert_one_line_error(main_cli("report", str(path), "--out", str(out)), "'options' is not an object")
     assert not out.exists()

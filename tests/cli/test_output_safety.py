@@ -19,6 +19,9 @@ import pytest
 from helpers import assert_one_line_error, exe
 
 Cli = Callable[..., subprocess.CompletedProcess[str]]
+#: ``main_cli`` (tests/cli/conftest.py): refusals before any work checked in this process;
+#: FIFOs, devices and other folders through the console script, with a timeout
+MainCli = Cli
 TINY = ["--searcher", "annealing", "--evals", "200", "--seed", "1", "--progress", "none"]
 
 
@@ -49,22 +52,22 @@ def saved(run_file: bytes, tmp_path: Path) -> Path:
     return path
 
 
-def test_run_report_onto_its_own_run_file_is_refused(cli_env: dict[str, str], tmp_path: Path) -> None:
+def test_run_report_onto_its_own_run_file_is_refused(main_cli: MainCli, tmp_path: Path) -> None:
     out = tmp_path / "x.jsonl"
-    refused(cli(cli_env, "run", *TINY, "--out", str(out), "--report", str(out)),
+    refused(main_cli("run", *TINY, "--out", str(out), "--report", str(out)),
             "--report", "same file as --out")
     assert not out.exists(), "nothing was run"
 
 
-def test_resume_report_onto_its_run_file_is_refused(cli_env: dict[str, str], saved: Path) -> None:
+def test_resume_report_onto_its_run_file_is_refused(main_cli: MainCli, saved: Path) -> None:
     before = saved.read_bytes()
-    refused(cli(cli_env, "run", "--resume", str(saved), "--evals", "100", "--report", str(saved)),
+    refused(main_cli("run", "--resume", str(saved), "--evals", "100", "--report", str(saved)),
             "--report", "same file as --resume")
     assert saved.read_bytes() == before
 
 
 @pytest.mark.parametrize("how", ["same-path", "symlink", "hard-link", "relative"])
-def test_report_onto_its_own_run_file_is_refused(cli_env: dict[str, str], saved: Path, how: str) -> None:
+def test_report_onto_its_own_run_file_is_refused(main_cli: MainCli, saved: Path, how: str) -> None:
     before = saved.read_bytes()
     out = saved
     if how == "symlink":
@@ -75,12 +78,12 @@ def test_report_onto_its_own_run_file_is_refused(cli_env: dict[str, str], saved:
         os.link(saved, out)
     elif how == "relative":
         out = saved.parent / "." / ".." / saved.parent.name / saved.name
-    refused(cli(cli_env, "report", str(saved), "--out", str(out)), "--out", "same file as RUNFILE")
-    refused(cli(cli_env, "merge", str(saved), "--out", str(out)), "--out", "same file as RUNFILE")
+    refused(main_cli("report", str(saved), "--out", str(out)), "--out", "same file as RUNFILE")
+    refused(main_cli("merge", str(saved), "--out", str(out)), "--out", "same file as RUNFILE")
     assert saved.read_bytes() == before
 
 
-def test_outputs_never_overwrite_another_run_file(cli_env: dict[str, str], saved: Path, tmp_path: Path) -> None:
+def test_outputs_never_overwrite_another_run_file(main_cli: MainCli, saved: Path, tmp_path: Path) -> None:
     other = tmp_path / "other.jsonl"
     other.write_bytes(saved.read_bytes())
     before = other.read_bytes()
@@ -93,19 +96,19 @@ def test_outputs_never_overwrite_another_run_file(cli_env: dict[str, str], saved
         (["plan", "--size", "2x3", "--min-score", "100", "--sample", "2", "--sample-out", str(other)],
          "--sample-out"),
     ]:
-        refused(cli(cli_env, *args), option, repr(str(other)), "is a run file")
+        refused(main_cli(*args), option, repr(str(other)), "is a run file")
         assert other.read_bytes() == before
 
 
-def test_a_compressed_run_file_is_a_run_file_too(cli_env: dict[str, str], saved: Path, tmp_path: Path) -> None:
+def test_a_compressed_run_file_is_a_run_file_too(main_cli: MainCli, saved: Path, tmp_path: Path) -> None:
     packed = tmp_path / "run.jsonl.gz"
     packed.write_bytes(gzip.compress(saved.read_bytes()))
     before = packed.read_bytes()
-    refused(cli(cli_env, "report", str(saved), "--out", str(packed)), "--out", "is a run file")
+    refused(main_cli("report", str(saved), "--out", str(packed)), "--out", "is a run file")
     assert packed.read_bytes() == before
 
 
-def test_an_output_onto_the_word_list_read_is_refused(cli_env: dict[str, str], tmp_path: Path) -> None:
+def test_an_output_onto_the_word_list_read_is_refused(main_cli: MainCli, tmp_path: Path) -> None:
     words = tmp_path / "words.txt"
     words.write_text("cat\nact\ntac\n")
     before = words.read_bytes()
@@ -114,23 +117,23 @@ def test_an_output_onto_the_word_list_read_is_refused(cli_env: dict[str, str], t
         (["run", *TINY, "--wordlist", str(words), "--report", str(words)], "--report"),
         (["run", *TINY, "--wordlist", str(words), "--out", str(words)], "--out"),
     ]:
-        refused(cli(cli_env, *args), option, "same file as --wordlist")
+        refused(main_cli(*args), option, "same file as --wordlist")
         assert words.read_bytes() == before
 
 
-def test_outputs_elsewhere_are_written(cli_env: dict[str, str], saved: Path, tmp_path: Path) -> None:
+def test_outputs_elsewhere_are_written(main_cli: MainCli, saved: Path, tmp_path: Path) -> None:
     """The checks refuse only what they must: a fresh page, a page written
     again, and a picture through a symlink (its target replaced, the link kept)."""
     page = tmp_path / "page.html"
     for _ in range(2):
-        result = cli(cli_env, "report", str(saved), "--out", str(page))
+        result = main_cli("report", str(saved), "--out", str(page))
         assert result.returncode == 0, result.stderr
         assert page.read_text().startswith("<!DOCTYPE html>") or "<html" in page.read_text()[:200]
     target = tmp_path / "real.svg"
     target.write_text("old")
     link = tmp_path / "link.svg"
     link.symlink_to(target.name)
-    result = cli(cli_env, "show", "abcd", "--size", "2x2", "--svg", str(link))
+    result = main_cli("show", "abcd", "--size", "2x2", "--svg", str(link))
     assert result.returncode == 0, result.stderr
     assert link.is_symlink() and target.read_text().startswith("<svg")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.svg", "page.html", "real.svg", "run.jsonl"]
@@ -172,7 +175,8 @@ def test_a_device_or_a_folder_is_no_run_file(cli_env: dict[str, str], tmp_path: 
         refused(cli(cli_env, *args), repr(path), "not a regular file")
 
 
-def test_a_run_file_through_a_symlink_to_nothing_is_refused(cli_env: dict[str, str], tmp_path: Path) -> None:
+def test_a_run_file_through_a_symlink_to_nothing_is_refused(main_cli: MainCli, cli_env: dict[str, str],
+                                                            tmp_path: Path) -> None:
     """Issue 76, defect 6: ``run --out`` through a dangling symlink made the
     link's target elsewhere; it is refused as ``merge --out`` and ``report
     --out`` refuse it, and so is ``search(out=...)``."""
@@ -180,7 +184,7 @@ def test_a_run_file_through_a_symlink_to_nothing_is_refused(cli_env: dict[str, s
     elsewhere.mkdir()
     link = tmp_path / "run.jsonl"
     link.symlink_to(elsewhere / "made.jsonl")
-    refused(cli(cli_env, "run", *TINY, "--out", str(link)), "--out", repr(str(link)), "symlink to nothing")
+    refused(main_cli("run", *TINY, "--out", str(link)), "--out", repr(str(link)), "symlink to nothing")
     script = ("import sys, boggle_opt\n"
               "try:\n"
               "    boggle_opt.search('annealing', size='2x2', evals=50, seed=1, out=sys.argv[1])\n"

@@ -120,7 +120,7 @@ def test_plan_for_shards_prints_each_shards_figures_and_lines_that_run(
                               text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         assert f"shard {k}/3 done" in done.stdout
-    check = run_cli("verify", *(str(tmp_path / f"shard-{k}.jsonl") for k in (1, 2, 3)))
+    check = run_cli("verify", *(str(tmp_path / f"shard-{k}.jsonl") for k in (1, 2, 3)), "--budget", "1")
     assert check.returncode == 0, check.stdout + check.stderr
     assert "in 3 run files (3 shards)" in check.stdout
 

@@ -30,7 +30,7 @@ def runs(run_cli, tmp_path_factory, enable2k_path) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("runs")
     made = {}
     for name, args in [
-        ("search", ["--searcher", "annealing", "--wordlist", "enable2k", "--time", "2", "--seed", "5"]),
+        ("search", ["--searcher", "annealing", "--wordlist", "enable2k", "--evals", "10000", "--seed", "5"]),
         ("proof", PROOF),
     ]:
         out, page = folder / f"{name}.jsonl", folder / f"{name}.html"

@@ -1,6 +1,7 @@
 """``boggle-opt run`` and ``boggle-opt searchers`` through the real console script:
 plain progress when piped, rich on a terminal, Ctrl-C and kills keep results,
-``--out`` files are valid JSON lines and ``--resume`` continues them."""
+``--out`` files are valid JSON lines and ``--resume`` continues them; what it
+says of bad arguments through ``main`` in this process (``main_cli``)."""
 
 from __future__ import annotations
 
@@ -38,9 +39,16 @@ def test_searchers_lists_options_types_defaults_help(run_cli):
     assert "-o pool-size (int, default 500)" in r.stdout
 
 
-def test_plain_progress_when_piped(run_cli, tmp_path):
+@pytest.fixture(scope="module")
+def piped(run_cli):
+    """A small search with its progress piped (plain), run once for the tests that read it."""
     r = run_cli("run", *SMALL, "--evals", "20000")
     assert r.returncode == 0, r.stderr
+    return r
+
+
+def test_plain_progress_when_piped(piped):
+    r = piped
     # plain progress: status lines and the stop line, nothing drawn, no terminal codes
     lines = unwrapped(r.stderr).splitlines()  # the stopped line wrapped to 80 columns
     assert lines and "\x1b[" not in r.stderr
@@ -54,8 +62,9 @@ def test_plain_progress_when_piped(run_cli, tmp_path):
     assert first[0] == "1" and len(first[1]) == 9 and int(first[2]) > 0 and int(first[3]) > 0
 
 
-def test_same_seed_same_result(run_cli):
-    a = run_cli("run", *SMALL, "--evals", "20000", "--progress", "none")
+def test_same_seed_same_result(run_cli, piped):
+    """Two runs of one seed (one showing its progress, one not) find the same boards."""
+    a = piped
     b = run_cli("run", *SMALL, "--evals", "20000", "--progress", "none")
     assert a.returncode == b.returncode == 0
     strip = lambda out: [l for l in out.splitlines() if not l.startswith("# stopped")]  # noqa: E731
@@ -191,8 +200,8 @@ def test_jobs_two_merges_workers(run_cli):
         (["run", "--searcher", "hillclimb", "--out", "/nonexistent/dir/f"], "cannot write run file"),
     ],
 )
-def test_bad_run_input_is_one_line(run_cli, args, message):
-    r = run_cli(*args)
+def test_bad_run_input_is_one_line(main_cli, args, message):
+    r = main_cli(*args)
     assert r.returncode != 0
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], r.stderr

@@ -44,8 +44,8 @@ def test_run_without_a_searcher_anneals(run_cli: Cli) -> None:
         [ln for ln in r.stdout.splitlines() if ln[:1].isdigit()]
 
 
-def test_run_help_names_the_default_searcher(run_cli: Cli) -> None:
-    r = run_cli("run", "--help")
+def test_run_help_names_the_default_searcher(main_cli: Cli) -> None:
+    r = main_cli("run", "--help")
     assert r.returncode == 0, r.stderr
     assert "default: annealing" in " ".join(r.stdout.split())
 

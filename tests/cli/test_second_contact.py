@@ -171,8 +171,7 @@ def test_the_printed_hint_runs_the_proof_to_its_end(budget: list[str], run_cli: 
     import shlex
 
     out = tmp_path / "p.jsonl"
-    first = run_cli("run", "--searcher", "bnb", "--size", "2x3", "-o", "min-score", "120", *budget,
-                    "--out", str(out), "--progress", "none")
+    first = run_cli(*PROOF_2X2, *budget, "--out", str(out), "--progress", "none")
     assert first.returncode == 3, first.stderr
     assert "# proof INCOMPLETE: " in first.stdout and "not proved: " in first.stdout
     hint = unwrapped(first.stdout).rstrip().splitlines()[-1]  # a long path puts the command on a line of its own
@@ -295,8 +294,8 @@ def at_80(cli_env: dict[str, str]) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("command", [["searchers"], ["plugins"], ["--help"], ["run", "--help"]])
-def test_listings_fit_80_columns(command: list[str], run_cli: Cli, at_80: dict[str, str]) -> None:
-    r = run_cli(*command, env=at_80)
+def test_listings_fit_80_columns(command: list[str], main_cli: Cli, at_80: dict[str, str]) -> None:
+    r = main_cli(*command, env=at_80)
     assert r.returncode == 0, r.stderr
     _widths_ok(r.stdout)
 
@@ -309,20 +308,20 @@ def _commands() -> list[str]:
 
 
 @pytest.mark.parametrize("command", _commands())
-def test_every_commands_help_prints_and_fits_80_columns(command: str, run_cli: Cli, at_80: dict[str, str]) -> None:
+def test_every_commands_help_prints_and_fits_80_columns(command: str, main_cli: Cli, at_80: dict[str, str]) -> None:
     """argparse expands %-formats in help texts: a bare "5%;" was a traceback."""
-    r = run_cli(command, "--help", env=at_80)
+    r = main_cli(command, "--help", env=at_80)
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     assert r.stdout.startswith("usage:")
     _widths_ok(r.stdout)
 
 
-def test_plugins_names_never_run_into_their_text(run_cli: Cli, at_80: dict[str, str]) -> None:
+def test_plugins_names_never_run_into_their_text(main_cli: Cli, at_80: dict[str, str]) -> None:
     """A name as wide as its column ("embedded (default, kjxqz)") gets a line
     of its own; every entry's text starts in the same column."""
     from boggle_opt.cli.app import NAME_COLUMN
 
-    r = run_cli("plugins", env=at_80)
+    r = main_cli("plugins", env=at_80)
     section = ""
     lines = r.stdout.splitlines()
     for i, line in enumerate(lines):
@@ -370,7 +369,17 @@ def test_the_finish_hint_keeps_its_command_whole(run_cli: Cli, tmp_path: Path) -
 QUICK_START = ["run", "--searcher", "annealing", "--rule", "pow2", "--evals", "30000", "--seed", "1"]
 
 
-def test_the_live_panel_draws_the_board_as_the_results_do(run_cli: Cli) -> None:
+@pytest.fixture(scope="module")
+def quick_start_plain(run_cli: Cli) -> subprocess.CompletedProcess[str]:
+    """The README's quick start with plain progress, run once for the tests that read it."""
+    r = run_cli(*QUICK_START, "--progress", "plain")
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def test_the_live_panel_draws_the_board_as_the_results_do(
+    run_cli: Cli, quick_start_plain: subprocess.CompletedProcess[str]
+) -> None:
     """The panel once drew the board as found, the results its canonical form:
     the same board flipped (README's quick start: M Y T H on top, then D Z I G)."""
     r = run_cli(*QUICK_START, "--progress", "rich")
@@ -379,7 +388,7 @@ def test_the_live_panel_draws_the_board_as_the_results_do(run_cli: Cli) -> None:
     assert grid[0] == "D  Z  I  G"  # drsmzeeyidltgooh, column by column
     panel = [line.strip("│ ") for line in r.stderr.splitlines()[1:5]]
     assert [line[:len(row)] for line, row in zip(panel, grid)] == grid, r.stderr
-    plain = run_cli(*QUICK_START, "--progress", "plain")
+    plain = quick_start_plain
     assert "best 21,410 drsmzeeyidltgooh " in plain.stderr, plain.stderr
 
 
@@ -444,9 +453,10 @@ def test_every_written_file_is_said_alike_on_stderr(run_cli: Cli, tmp_path: Path
 # -- 9. small things: the stopped line, show's note, README in step -------------------
 
 
-def test_the_stopped_line_says_the_budget_and_what_was_done(run_cli: Cli) -> None:
-    r = run_cli(*QUICK_START, "--progress", "plain")
-    assert r.returncode == 0, r.stderr
+def test_the_stopped_line_says_the_budget_and_what_was_done(
+    run_cli: Cli, quick_start_plain: subprocess.CompletedProcess[str]
+) -> None:
+    r = quick_start_plain
     stopped = [line for line in r.stdout.splitlines() if line.startswith("# stopped:")]
     assert len(stopped) == 1 and re.fullmatch(
         r"# stopped: budget of 30,000 evaluations reached; 30,085 done in \d+\.\d s", stopped[0]), stopped
@@ -458,24 +468,25 @@ def test_the_stopped_line_says_the_budget_and_what_was_done(run_cli: Cli) -> Non
                      timed.stdout, re.M), timed.stdout
 
 
-def test_show_says_in_canonical_form(run_cli: Cli) -> None:
-    r = run_cli("show", "deslatper", "--top", "0")
+def test_show_says_in_canonical_form(main_cli: Cli) -> None:
+    r = main_cli("show", "deslatper", "--top", "0")
     assert r.returncode == 0, r.stderr
     assert r.stdout.rstrip().splitlines()[-1] == "in canonical form"
 
 
-def test_the_readme_quick_start_output_is_what_the_command_prints(run_cli: Cli) -> None:
+def test_the_readme_quick_start_output_is_what_the_command_prints(
+    quick_start_plain: subprocess.CompletedProcess[str]
+) -> None:
     """The README's quick start shows the run with --evals 30000 --seed 1 in
     place of --time 60: line for line, but the seconds (and the rows it
-    elides with "...")."""
+    elides with "..."). Its results are stdout, the same under any
+    --progress (plain's goes to stderr)."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     shown = re.search(r"```text\n(# searcher annealing.*?)```", readme, re.S)
     assert shown, "README's quick start output block"
     expected = shown.group(1).splitlines()
     cut = expected.index("...")
-    r = run_cli(*QUICK_START, "--progress", "none")
-    assert r.returncode == 0, r.stderr
-    actual = r.stdout.splitlines()
+    actual = quick_start_plain.stdout.splitlines()
 
     def timeless(lines: list[str]) -> list[str]:
         return [re.sub(r" in \d+\.\d s", " in T s", line) for line in lines]
@@ -484,9 +495,9 @@ def test_the_readme_quick_start_output_is_what_the_command_prints(run_cli: Cli) 
     assert actual[-len(expected[cut + 1:]):] == expected[cut + 1:]
 
 
-def test_help_placeholders_say_what_goes_there(run_cli: Cli, at_80: dict[str, str]) -> None:
+def test_help_placeholders_say_what_goes_there(main_cli: Cli, at_80: dict[str, str]) -> None:
     """`--out FILE` and `--top N`, as `--report FILE` beside them, not `--out OUT`."""
-    text = run_cli("run", "--help", env=at_80).stdout
+    text = main_cli("run", "--help", env=at_80).stdout
     for vague in ("--out OUT", "--top TOP", "--time TIME", "--evals EVALS", "--target TARGET",
                   "--seed SEED", "--size SIZE", "--rule RULE", "--wordlist WORDLIST", "--jobs JOBS"):
         assert vague not in text, vague
@@ -507,7 +518,8 @@ def test_a_one_point_best_board_says_point(run_cli: Cli) -> None:
 def test_a_4x4_proof_says_its_scale_before_it_starts(run_cli: Cli, tmp_path: Path) -> None:
     """A user trying `--size 4x4` learnt that it takes hundreds of CPU-hours
     only from the ETA, once the first class (minutes) had finished."""
-    args = ["run", "--searcher", "bnb", "--size", "4x4", "--time", "1", "-o", "climb-seconds", "0.1",
+    # a budget spent in the set-up: the note comes before the first class, and the proof ends incomplete
+    args = ["run", "--searcher", "bnb", "--size", "4x4", "--time", "0.01", "-o", "climb-seconds", "0.1",
             "--progress", "none"]
     result = run_cli(*args, "--out", str(tmp_path / "p.jsonl"))
     assert result.returncode == 3, result.stderr  # stopped by its budget, the proof incomplete
@@ -519,7 +531,7 @@ def test_a_4x4_proof_says_its_scale_before_it_starts(run_cli: Cli, tmp_path: Pat
     assert "hundreds of CPU-hours (67,257 classes)" in notes[0]
     assert "`boggle-opt plan --size 4x4`" in notes[0] and "--shard K/N" in notes[0]
     # said once, when the proof starts: not again on --resume, nor for a shard
-    again = run_cli("run", "--resume", str(tmp_path / "p.jsonl"), "--time", "1", "--progress", "none")
+    again = run_cli("run", "--resume", str(tmp_path / "p.jsonl"), "--time", "0.01", "--progress", "none")
     assert "note: a 4x4 proof" not in again.stderr
     shard = run_cli(*args, "--shard", "1/400", "--out", str(tmp_path / "s.jsonl"))
     assert "note: a 4x4 proof" not in shard.stderr

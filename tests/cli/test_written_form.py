@@ -47,25 +47,27 @@ def _one_line_error(r: subprocess.CompletedProcess[str], *parts: str) -> str:
 
 
 @pytest.mark.parametrize("language", ["english", "french"])
-def test_qu_in_brackets_reads_in_a_z_languages(run_cli: Cli, language: str) -> None:
-    """Defect 1: ``[qu]`` is the Qu tile in English and French as in German."""
-    r = run_cli("score", "--language", language, "[qu]itexxxxx")
-    plain = run_cli("score", "--language", language, "qitexxxxx")
+def test_qu_in_brackets_reads_in_a_z_languages(main_cli: Cli, language: str, tmp_path: Path) -> None:
+    """Defect 1: ``[qu]`` is the Qu tile in English and French as in German
+    (a board is read alike with any list: a tiny one, not the language's own)."""
+    words = _list(tmp_path, "qu.txt", ["quite", "quit", "suite", "tie"])
+    r = main_cli("score", "--language", language, "--wordlist", words, "[qu]itexxxxx")
+    plain = main_cli("score", "--language", language, "--wordlist", words, "qitexxxxx")
     assert r.returncode == 0, r.stderr
     assert r.stdout == plain.stdout and "qitexxxxx\t" in r.stdout
 
 
-def test_private_symbols_are_refused_as_typed(run_cli: Cli, tmp_path: Path) -> None:
+def test_private_symbols_are_refused_as_typed(main_cli: Cli, tmp_path: Path) -> None:
     """Defect 5: a digit is no tile a person types; the one line names it and
     how a tile of more letters is written."""
-    r = run_cli("score", "--language", "english-dl", "4ere3tnhe")
+    r = main_cli("score", "--language", "english-dl", "4ere3tnhe")
     _one_line_error(r, "'4'", "english-dl", "[an]")
     words = _list(tmp_path, "nl.txt", DUTCH_WORDS)
-    r = run_cli("score", "--language", "dutch", "--wordlist", words, "--size", "3x3", f"{IJ}sxxxxxxx")
+    r = main_cli("score", "--language", "dutch", "--wordlist", words, "--size", "3x3", f"{IJ}sxxxxxxx")
     _one_line_error(r, f"'{IJ}'", "[ij]")
-    ok = run_cli("score", "--language", "dutch", "--wordlist", words, "--size", "3x3", "[ij]sxxxxxxx")
+    ok = main_cli("score", "--language", "dutch", "--wordlist", words, "--size", "3x3", "[ij]sxxxxxxx")
     assert ok.returncode == 0 and "[ij]sxxxxxxx\t" in ok.stdout, ok.stderr
-    r = run_cli("run", "--language", "dutch", "--wordlist", words, "--size", "3x3", "--fix", f"{IJ}........",
+    r = main_cli("run", "--language", "dutch", "--wordlist", words, "--size", "3x3", "--fix", f"{IJ}........",
                 "--evals", "10")
     _one_line_error(r, "--fix", f"'{IJ}'", "[ij]")
 
@@ -73,23 +75,23 @@ def test_private_symbols_are_refused_as_typed(run_cli: Cli, tmp_path: Path) -> N
 # -- 2, 3, 4: dice ----------------------------------------------------------------------------
 
 
-def test_double_letter_cube_is_listed_by_its_faces(run_cli: Cli) -> None:
+def test_double_letter_cube_is_listed_by_its_faces(main_cli: Cli) -> None:
     """Defect 2: the cube is An Er He In Qu Th, not its symbols."""
-    r = run_cli("dice", "--dice", "big-dl")
+    r = main_cli("dice", "--dice", "big-dl")
     assert r.returncode == 0, r.stderr
     assert "1\tAn Er He In Qu Th\n" in r.stdout, r.stdout
 
 
-def test_dice_reads_what_run_prints(run_cli: Cli) -> None:
+def test_dice_reads_what_run_prints(main_cli: Cli) -> None:
     """Defect 3: ``dice`` reads a big-dl board as ``run`` prints it, and
     takes ``--language`` (a board with an umlaut can be checked)."""
     board = "[er]irednatesgntspseiaerdllb"
-    r = run_cli("dice", "--dice", "big-dl", board)
+    r = main_cli("dice", "--dice", "big-dl", board)
     assert r.returncode == 0, r.stderr
     assert f"{board}\tbig-dl\tyes\t" in r.stdout, r.stdout
-    r = run_cli("dice", "--language", "english-dl", board)  # every set of 25 dice its tiles fit
+    r = main_cli("dice", "--language", "english-dl", board)  # every set of 25 dice its tiles fit
     assert f"{board}\tbig-dl\tyes\t" in r.stdout and f"{board}\tbig\tno: " in r.stdout, r.stdout
-    r = run_cli("dice", "--language", "german", "--dice", "big", "ä" + "e" * 24)
+    r = main_cli("dice", "--language", "german", "--dice", "big", "ä" + "e" * 24)
     # read as German (ä is a tile), and no die of the English set shows it
     _one_line_error(r, "cannot roll")
     assert ("\n" + "ä" + "e" * 24 + "\tbig\tno: ") in r.stdout, r.stdout
@@ -308,19 +310,19 @@ def test_panel_draws_sharp_s_in_its_row() -> None:
 # -- 9: show --------------------------------------------------------------------------------------
 
 
-def test_show_writes_a_word_in_its_own_letters(run_cli: Cli, tmp_path: Path) -> None:
+def test_show_writes_a_word_in_its_own_letters(main_cli: Cli, tmp_path: Path) -> None:
     """Defect 9: ``straße`` is titled ``STRAßE`` (never ``STRASSE``), in the
     terminal and the SVG, and ``--word STRASSE`` finds it."""
     words = _list(tmp_path, "de.txt", GERMAN_WORDS)
     svg = tmp_path / "b.svg"
-    r = run_cli("show", "--language", "german", "--wordlist", words, "streßaxxx", "--word", "straße",
+    r = main_cli("show", "--language", "german", "--wordlist", words, "streßaxxx", "--word", "straße",
                 "--svg", str(svg))
     assert r.returncode == 0, r.stderr
     assert "STRAßE" in r.stdout and "STRASSE" not in r.stdout, r.stdout
     picture = svg.read_text(encoding="utf-8")
     assert "STRAßE" in picture and "STRASSE" not in picture
     for typed in ("STRASSE", "STRAßE", "Straße"):
-        again = run_cli("show", "--language", "german", "--wordlist", words, "streßaxxx", "--word", typed)
+        again = main_cli("show", "--language", "german", "--wordlist", words, "streßaxxx", "--word", typed)
         assert again.returncode == 0, again.stderr
         assert "STRAßE" in again.stdout and "3 points ─" in again.stdout, again.stdout
 
@@ -328,16 +330,16 @@ def test_show_writes_a_word_in_its_own_letters(run_cli: Cli, tmp_path: Path) -> 
 # -- 10: bound ------------------------------------------------------------------------------------
 
 
-def test_bound_reads_and_prints_classes_as_written(run_cli: Cli, tmp_path: Path) -> None:
+def test_bound_reads_and_prints_classes_as_written(main_cli: Cli, tmp_path: Path) -> None:
     """Defect 10: a class's sets are typed and printed with ``[ij]``; the
     private symbol is refused as any typed board's is."""
     words = _list(tmp_path, "nl.txt", DUTCH_WORDS)
     common = ["--language", "dutch", "--wordlist", words]
-    r = run_cli("bound", *common, "[ij]aeiou lnrst [ij]aeiou lnrst", "--min-score", "1")
+    r = main_cli("bound", *common, "[ij]aeiou lnrst [ij]aeiou lnrst", "--min-score", "1")
     assert r.returncode == 0, r.stderr
     assert "class\t[ij]aeiou lnrst [ij]aeiou lnrst\n" in r.stdout, r.stdout
     assert IJ not in r.stdout.split("class\t")[1].split("\n")[0]
-    r = run_cli("bound", *common, f"{IJ}aeiou lnrst {IJ}aeiou lnrst")
+    r = main_cli("bound", *common, f"{IJ}aeiou lnrst {IJ}aeiou lnrst")
     _one_line_error(r, f"'{IJ}'", "[ij]")
 
 

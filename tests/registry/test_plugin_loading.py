@@ -260,7 +260,7 @@ def test_a_run_file_names_the_plugin_it_needs(tmp_path, run_cli, cli_env):
     reported = run_cli("report", str(proof), "--out", str(page), env=cli_env)
     assert reported.returncode == 0, reported.stderr
     assert "the scoring rule &#x27;triple&#x27;, which no plugin loaded here registers" in page.read_text()
-    verified = run_cli("verify", "--plugin", str(rule), str(proof), env=cli_env)
+    verified = run_cli("verify", "--plugin", str(rule), str(proof), "--budget", "1", env=cli_env)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "under the triple rule" in " ".join(verified.stdout.split())
     resumed = run_cli("run", "--plugin", str(sampler), "--resume", str(search), "--evals", "10", *quiet, env=cli_env)
