@@ -131,8 +131,9 @@ def test_families_intern_and_forget(core: types.SimpleNamespace) -> None:
 # take 10-20 s of CPU each here, so they are in the slow tier and 2x2 shows it
 # in the quick one (plain Python: its smaller 2x2 case)
 @pytest.mark.parametrize(("size", "buckets", "cutoff"), [
-    case if case[0] == (2, 2) else pytest.param(*case, marks=pytest.mark.slow) for case in SOLVER_CASES
-] + PURE_SOLVER_CASES[:1])
+    *(case if case[0] == (2, 2) else pytest.param(*case, marks=pytest.mark.slow) for case in SOLVER_CASES),
+    *PURE_SOLVER_CASES[:1],
+])
 def test_shared_solve_finds_every_board(
     core: types.SimpleNamespace,
     small: tuple[dict[bytes, int], Dictionary],
