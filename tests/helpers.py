@@ -226,8 +226,10 @@ SOLVER_CASES = [((2, 2), "ae lnr ist", 6), ((2, 3), "ae lnr st", 20), ((3, 2), "
 #: plain Python milliseconds whatever its size (the families' table cleared,
 #: the radix passes): the compiled cases' thousands of builds took it 10-20 s
 #: a test. The same source, so the same code; the compiled build keeps
-#: SOLVER_CASES, and the pure cases' code was checked (branch coverage of the
-#: plain-Python core) to hold every arc the compiled cases' reached in it
+#: SOLVER_CASES. Branch coverage of the plain-Python core: every arc the old
+#: pure runs of SOLVER_CASES reached, these cases reach, but for two branches
+#: of Tree.force (a cell no word uses, a letter the cell lacks), which
+#: test_forced_bounds_are_exact and the other pure tests of tests/core reach
 PURE_SOLVER_CASES = [((2, 2), "ae lnr ist", 14), ((2, 3), "ae lnrst", 80)]
 
 
