@@ -229,6 +229,28 @@ def small(registries: Registries) -> tuple[dict[bytes, int], Dictionary]:
 #: (size, buckets, cutoff): small classes whose boards branch and bound must find exactly
 SOLVER_CASES = [((2, 2), "ae lnr ist", 6), ((2, 3), "ae lnr st", 20), ((3, 2), "aeq lnrt s", 15)]
 
+#: plain Python's cases of the same tests: the compiled cases' letters in
+#: fewer classes (2x3: 64, not 729) and a cutoff near the top (144 and 248
+#: boards), so that it forces only where those boards are. Each build costs
+#: plain Python milliseconds whatever its size (the families' table cleared,
+#: the radix passes): the compiled cases' thousands of builds took it 10-20 s
+#: a test. The same source, so the same code; the compiled build keeps
+#: SOLVER_CASES. Branch coverage of the plain-Python core: every arc the old
+#: pure runs of SOLVER_CASES reached, these cases reach, but for two branches
+#: of Tree.force (a cell no word uses, a letter the cell lacks), which
+#: test_forced_bounds_are_exact and the other pure tests of tests/core reach
+PURE_SOLVER_CASES = [((2, 2), "ae lnr ist", 14), ((2, 3), "ae lnrst", 80)]
+
+
+def skip_the_other_builds_case(core: types.SimpleNamespace, case: tuple[tuple[int, int], str, int],
+                               pure: list[tuple[tuple[int, int], str, int]] = PURE_SOLVER_CASES) -> None:
+    """A test over ``SOLVER_CASES + PURE_SOLVER_CASES`` runs the first in the
+    compiled build and ``pure`` (by default the second) in plain Python."""
+    if core.kind == "pure" and case not in pure:
+        pytest.skip("a compiled build's case: plain Python runs smaller ones (PURE_SOLVER_CASES)")
+    if core.kind != "pure" and case not in SOLVER_CASES:
+        pytest.skip("plain Python's case: the compiled build runs SOLVER_CASES")
+
 
 def random_class(rng: random.Random, n: int, alphabet: str) -> list[str]:
     return ["".join(sorted(rng.sample(alphabet, rng.randint(1, 4)))) for _ in range(n)]

@@ -19,7 +19,10 @@ from boggle_opt.proofs.board_classes import letter_mask, parse_class
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary.dictionary import Dictionary
 
-from helpers import SOLVER_CASES, brute_force, kernels, random_class, small, tree_builder, word_paths  # noqa: F401  (small: a fixture)
+from helpers import (  # noqa: F401  (small: a fixture)
+    PURE_SOLVER_CASES, SOLVER_CASES, brute_force, kernels, random_class, skip_the_other_builds_case, small,
+    tree_builder, word_paths,
+)
 
 
 def reference_forced_bound(
@@ -95,9 +98,10 @@ def test_forced_build_matches_brute_force_bound(
 
 # de-duplicating every forced tree is the kernel's slowest setting: the 2x3 and
 # 3x2 classes take 10-20 s of CPU each here, so they are in the slow tier and
-# 2x2 (both builds) shows it in the quick one
+# 2x2 shows it in the quick one (plain Python: its smaller 2x2 case)
 @pytest.mark.parametrize(("size", "buckets", "cutoff"), [
-    case if case[0] == (2, 2) else pytest.param(*case, marks=pytest.mark.slow) for case in SOLVER_CASES
+    *(case if case[0] == (2, 2) else pytest.param(*case, marks=pytest.mark.slow) for case in SOLVER_CASES),
+    *PURE_SOLVER_CASES[:1],
 ])
 def test_dedup_solver_finds_every_board(
     core: types.SimpleNamespace,
@@ -108,8 +112,7 @@ def test_dedup_solver_finds_every_board(
 ) -> None:
     """Branch and bound that builds every forced tree de-duplicated (from the
     first level, at any bound) still finds exactly the brute-force boards."""
-    if core.kind == "pure" and size != (2, 2):
-        pytest.skip("plain Python is slow here (minutes); 2x2 covers it")
+    skip_the_other_builds_case(core, (size, buckets, cutoff))
     _, d = small
     _, branch = kernels(core)
     geometry = Geometry(*size)

@@ -19,7 +19,7 @@ from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary.dictionary import Dictionary
 from boggle_opt.proofs.board_classes import letter_mask
 
-from helpers import SOLVER_CASES, brute_force, kernels, random_class, small  # noqa: F401  (small: a fixture)
+from helpers import PURE_SOLVER_CASES, SOLVER_CASES, brute_force, kernels, random_class, skip_the_other_builds_case, small  # noqa: F401  (small: a fixture)
 
 KIDS = 2
 LOW = 31
@@ -72,7 +72,8 @@ def test_shared_tree_is_the_same_tree(
     plain, shared = builders(core, d, size, keyed)
     rng = random.Random(7)
     saved = 0
-    for _ in range(6):
+    # plain Python: the first 3 of the 6 classes (the same builds, sharing in each)
+    for _ in range(6 if core.kind == "installed" else 3):
         masks = [letter_mask(s) for s in random_class(rng, size[0] * size[1], "aeilnrst")]
         t1 = plain.build(masks)
         words1, root1 = t1.top, t1.root
@@ -127,10 +128,11 @@ def test_families_intern_and_forget(core: types.SimpleNamespace) -> None:
 
 
 # every build de-duplicating, each class solved twice: the 2x3 and 3x2 classes
-# take 10-20 s of CPU each here, so they are in the slow tier and 2x2 (both
-# builds) shows it in the quick one
+# take 10-20 s of CPU each here, so they are in the slow tier and 2x2 shows it
+# in the quick one (plain Python: its smaller 2x2 case)
 @pytest.mark.parametrize(("size", "buckets", "cutoff"), [
-    case if case[0] == (2, 2) else pytest.param(*case, marks=pytest.mark.slow) for case in SOLVER_CASES
+    *(case if case[0] == (2, 2) else pytest.param(*case, marks=pytest.mark.slow) for case in SOLVER_CASES),
+    *PURE_SOLVER_CASES[:1],
 ])
 def test_shared_solve_finds_every_board(
     core: types.SimpleNamespace,
@@ -141,13 +143,13 @@ def test_shared_solve_finds_every_board(
 ) -> None:
     """With sharing in every build, forced de-duplicating ones too, a solve
     gives the candidates it gives without, and they hold every board."""
-    if core.kind == "pure" and size != (2, 2):
-        pytest.skip("plain Python is slow here; 2x2 covers it")
+    skip_the_other_builds_case(core, (size, buckets, cutoff))
     _, d = small
     geometry = Geometry(*size)
     scorer = d.scorer(geometry)
     groups = buckets.split()
     expected = brute_force(scorer, geometry, "".join(groups), cutoff)
+    assert len(expected) > 10
     _, branch = kernels(core)
     trie = core.trie.PackedTrie(d.keys, d.points)
     plain = branch.ClassSolver(trie, core.geometry.Geometry(*size))

@@ -87,7 +87,8 @@ def test_orderly_bound_matches_reference(
     ob = core.orderly.OrderlyBound(geometry.n)
     rng = random.Random(f"orderly {size}")
     tighter = 0
-    for _ in range(10):
+    # plain Python: the first 4 of the 10 classes (the same kernel over fewer classes)
+    for _ in range(10 if core.kind == "installed" else 4):
         cells = random_class(rng, geometry.n, "aeilnrst")
         sets = [cells[c] for c in order]  # by position
         ref = ReferenceTree(words, Geometry(*size), cells, order)

@@ -18,7 +18,7 @@ from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary.dictionary import Dictionary
 from boggle_opt.proofs.board_classes import letter_mask
 
-from helpers import SOLVER_CASES, brute_force, kernels, random_class, small  # noqa: F401  (small: a fixture)
+from helpers import PURE_SOLVER_CASES, SOLVER_CASES, brute_force, kernels, random_class, skip_the_other_builds_case, small  # noqa: F401  (small: a fixture)
 
 T = TypeVar("T")
 
@@ -41,9 +41,11 @@ def solvers(core: types.SimpleNamespace, d: Dictionary, size: tuple[int, int]) -
 
 @pytest.mark.parametrize("again", [False, True], ids=["once", "again"])
 # each class solved whole and split: the 2x3 and 3x2 classes take 5-10 s of CPU
-# each here, so they are in the slow tier and 2x2 (both builds) shows it in the quick one
+# each here, so they are in the slow tier and 2x2 shows it in the quick one
+# (plain Python: its smaller 2x2 case)
 @pytest.mark.parametrize(("size", "buckets", "cutoff"), [
-    case if case[0] == (2, 2) else pytest.param(*case, marks=pytest.mark.slow) for case in SOLVER_CASES
+    *(case if case[0] == (2, 2) else pytest.param(*case, marks=pytest.mark.slow) for case in SOLVER_CASES),
+    *PURE_SOLVER_CASES[:1],
 ])
 def test_split_solve_finds_every_board(
     core: types.SimpleNamespace,
@@ -57,8 +59,7 @@ def test_split_solve_finds_every_board(
     again down to parts built in one pass, each part sharing its families
     (as 4x4 parts do): the whole solve's candidates, each brute-force board
     once."""
-    if core.kind == "pure" and size != (2, 2):
-        pytest.skip("plain Python is slow here; 2x2 covers it")
+    skip_the_other_builds_case(core, (size, buckets, cutoff))
     _, d = small
     geometry = Geometry(*size)
     scorer = d.scorer(geometry)

@@ -23,7 +23,7 @@ from boggle_opt.core.geometry import Geometry
 from boggle_opt.core.trie import PackedTrie
 from boggle_opt.dictionary.dictionary import Dictionary
 
-from helpers import SOLVER_CASES, ReferenceTree, brute_force, kernels, random_class, small, tree_builder  # noqa: F401  (small: a fixture)
+from helpers import PURE_SOLVER_CASES, SOLVER_CASES, ReferenceTree, brute_force, kernels, random_class, skip_the_other_builds_case, small, tree_builder  # noqa: F401  (small: a fixture)
 
 REFERENCE_CLASS = "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz"
 
@@ -99,7 +99,7 @@ def test_forced_bounds_are_exact(
     assert forced > 50
 
 
-@pytest.mark.parametrize(("size", "buckets", "cutoff"), SOLVER_CASES)
+@pytest.mark.parametrize(("size", "buckets", "cutoff"), SOLVER_CASES + PURE_SOLVER_CASES[1:])
 def test_solver_finds_every_board(
     core: types.SimpleNamespace,
     small: tuple[dict[bytes, int], Dictionary],
@@ -109,8 +109,8 @@ def test_solver_finds_every_board(
 ) -> None:
     """Every class of the alphabet (no symmetry reduction): the candidates
     that re-score to the cutoff are exactly the brute-force boards."""
-    if core.kind == "pure" and size == (3, 2):
-        pytest.skip("plain Python is slow here; 2x2 and 2x3 cover it")
+    # plain Python: the 2x2 case (a second here) and its smaller 2x3 case
+    skip_the_other_builds_case(core, (size, buckets, cutoff), pure=[SOLVER_CASES[0], PURE_SOLVER_CASES[1]])
     _, d = small
     _, branch = kernels(core)
     geometry = Geometry(*size)
@@ -247,6 +247,7 @@ def test_build_modes_agree(
     trie = core.trie.PackedTrie(d.keys, d.points)
     order = tree_mod.cell_order(geometry)
     rng = random.Random(f"modes {size}")
+    classes = 4 if core.kind == "installed" else 2  # plain Python: the first 2, every mode on each
     modes: list[dict[str, Any]] = [
         {"use_keys": True},
         {"use_keys": True, "pack_words": False},
@@ -255,7 +256,7 @@ def test_build_modes_agree(
         {"use_keys": False},
         {"use_keys": False, "pass_paths": 10},
     ]
-    for _ in range(4):
+    for _ in range(classes):
         sets = random_class(rng, geometry.n, "aeilnrstq")
         masks = [letter_mask(s) for s in sets]
         shapes = []

@@ -74,7 +74,8 @@ def test_a_wide_alphabet_solves_as_english_does(
     rng = random.Random(7)
     n = size[0] * size[1]
     found = 0
-    for _ in range(12 if n > 4 else 30):
+    # plain Python: the first 10 of 2x2's 30 classes, each build's code the same
+    for _ in range(12 if n > 4 else 30 if core.kind == "installed" else 10):
         sets = random_class(rng, n, "aeilnrstq")
         found += len(_same_solve(narrow, wide, sets, 10 if n > 4 else 3))
     assert found > 0

@@ -164,7 +164,7 @@ def test_driver_budget_and_determinism(default_dictionary: Dictionary) -> None:
     def run() -> tuple[int, str]:
         problem = Problem(default_dictionary, make_geometry(4, 4))
         state = Driver(AnnealingSearch(Options(preset="baseline")), problem,
-                       Budget(evaluations=20_000), seed=5).run()
+                       Budget(evaluations=5_000), seed=5).run()
         return state.best_score, state.best_board
     assert run() == run()
 

@@ -15,14 +15,20 @@ from boggle_opt.plugins.longword import LongWord, letter_bounds
 from boggle_opt.runs.run import search
 
 
+_ALL_PATHS: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}
+
+
 def all_paths(geometry, length: int) -> list[tuple[int, ...]]:
-    """Every directed path of ``length`` distinct adjacent cells, by brute force."""
-    n = geometry.n
-    out = []
-    for cells in itertools.permutations(range(n), length):
-        if all(b in geometry.neighbours(a) for a, b in zip(cells, cells[1:])):
-            out.append(cells)
-    return out
+    """Every directed path of ``length`` distinct adjacent cells, by brute force
+    (kept: both builds of the core are checked against the same paths)."""
+    key = (geometry.cols, geometry.rows, length)
+    if key not in _ALL_PATHS:
+        n = geometry.n
+        _ALL_PATHS[key] = [
+            cells for cells in itertools.permutations(range(n), length)
+            if all(b in geometry.neighbours(a) for a, b in zip(cells, cells[1:]))
+        ]
+    return _ALL_PATHS[key]
 
 
 def orbit(geometry, path: tuple[int, ...]) -> set[tuple[int, ...]]:
