@@ -39,8 +39,10 @@ def imported(args: list[str], env: dict[str, str], tmp_path: Path) -> set[str]:
     exe = str(script) if script.exists() else shutil.which("boggle-opt")
     assert exe, "the boggle-opt console script is not installed"
     out = tmp_path / "modules.json"
+    # from a folder of its own: ``python -c`` puts the working folder first on
+    # the path, and the checkout's boggle_opt (no plugins mapped) would shadow the install
     r = subprocess.run([sys.executable, "-c", SHOW_MODULES, str(out), exe, *args], capture_output=True, text=True,
-                       env=env, timeout=600)
+                       env=env, timeout=600, cwd=tmp_path)
     assert r.returncode == 0, r.stderr[-2000:]
     return set(json.loads(out.read_text()))
 
