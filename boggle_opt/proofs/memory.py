@@ -21,11 +21,10 @@ order, so verify compares root bounds only at the run's own memory.
 
 from __future__ import annotations
 
-from ..core.branch import (
-    SPLIT_AGAIN_WORDS_BIG, SPLIT_ARENA_WORDS, SPLIT_ARENA_WORDS_BIG, SPLIT_DEEP_WORDS_BIG, SPLIT_MIN_CELLS,
-    ClassSolver,
-)
-from ..core.builder import KEY_PASS_WORDS, PASS_PATHS, SHARE_ARENA_WORDS
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..core.branch import ClassSolver
 
 #: the worker memory (MB) the kernel's thresholds were measured for (issue
 #: 45: cluster workers of 2 GB a core, every 4x4 class under 1 GB); plan's and
@@ -45,6 +44,13 @@ def scaled(words: int, worker_mb: float) -> int:
 def fit_memory(solver: ClassSolver, worker_mb: float) -> None:
     """Set a fresh ``solver``'s memory thresholds for a worker of ``worker_mb``
     MB (at ``DEFAULT_WORKER_MB``: as the kernel sets them itself)."""
+    # the kernel is imported here, not above: bnb registers with this module's
+    # default, and a command that never solves a class must not load the kernel
+    from ..core.branch import (
+        SPLIT_AGAIN_WORDS_BIG, SPLIT_ARENA_WORDS, SPLIT_ARENA_WORDS_BIG, SPLIT_DEEP_WORDS_BIG, SPLIT_MIN_CELLS,
+    )
+    from ..core.builder import KEY_PASS_WORDS, PASS_PATHS, SHARE_ARENA_WORDS
+
     big = solver.n >= SPLIT_MIN_CELLS
     solver.split_words = scaled(SPLIT_ARENA_WORDS_BIG if big else SPLIT_ARENA_WORDS, worker_mb)
     # boards under 16 cells never split twice (0: off, at any memory)
