@@ -6,7 +6,9 @@ sizes 1x1 and 1x2 in one line. The embedded default word list, 3x3 boards."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ import pytest
 from boggle_opt.proofs.outcome import INCOMPLETE
 
 from boggle_opt.cli import report
+from boggle_opt.cli.app import main
 from boggle_opt.runs.runfile import read_run_file
 from helpers import records, unwrapped
 
@@ -137,11 +140,34 @@ def test_a_resume_without_a_budget_gets_what_was_left(run_cli: Cli, tmp_path: Pa
     assert f"# stopped: this segment's budget of {left:,} evaluations reached;" in unwrapped(again.stdout)
 
 
+def main_here(env: dict[str, str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+              *args: str) -> tuple[subprocess.CompletedProcess[str], list[warnings.WarningMessage]]:
+    """``boggle-opt ARGS`` as ``main(ARGS)`` in this process, with ``run_cli``'s
+    environment (no interpreter start and imports for each of many short
+    runs): what it printed, its exit status and the warnings it raised."""
+    with monkeypatch.context() as patch, warnings.catch_warnings(record=True) as raised:
+        warnings.simplefilter("always")
+        for name in set(os.environ) - set(env):
+            patch.delenv(name)
+        for name, value in env.items():
+            patch.setenv(name, value)
+        capsys.readouterr()
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse's usage errors
+            code = exc.code if isinstance(exc.code, int) else 1
+        out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["boggle-opt", *args], code, out, err), list(raised)
+
+
 @pytest.mark.parametrize("size", ["1x1", "1x2"])
 @pytest.mark.parametrize("searcher", ["hillclimb", "annealing", "genetic", "bnb", "longword"])
-def test_tiny_sizes_run_or_are_refused_in_one_line(run_cli: Cli, searcher: str, size: str) -> None:
-    r = run_cli("run", "--searcher", searcher, "--size", size, "--evals", "3000", "--seed", "1",
-                "--progress", "none")
+def test_tiny_sizes_run_or_are_refused_in_one_line(cli_env: dict[str, str], capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch, searcher: str,
+                                                   size: str) -> None:
+    r, raised = main_here(cli_env, capsys, monkeypatch, "run", "--searcher", searcher, "--size", size,
+                          "--evals", "3000", "--seed", "1", "--progress", "none")
+    assert not raised, [str(w.message) for w in raised]
     assert "Traceback" not in r.stderr and "Warning" not in r.stderr, r.stderr
     # a proof its budget stops before it covers every class exits INCOMPLETE, saying so
     if r.returncode == 0 or (searcher == "bnb" and r.returncode == INCOMPLETE):

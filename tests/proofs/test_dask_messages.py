@@ -60,6 +60,7 @@ def scheduler_alone(env: dict[str, str], cwd: Path) -> Iterator[str]:
         proc.wait()
 
 
+@pytest.mark.slow  # heavy: a real dask scheduler started, a run waiting on it for its whole budget (docs/testing.md)
 def test_a_scheduler_without_workers_is_said(tmp_path: Path, cli_env: dict[str, str]) -> None:
     """A resume onto a scheduler restarted without its workers used to sit at
     0 classes/s in silence; after the timeout the run says why and how to go on
@@ -93,6 +94,7 @@ def documented_tcp_timeout() -> str:
     return found.group(1)
 
 
+@pytest.mark.slow  # heavy: a LocalCluster started; the quick tier's LocalCluster run also uses this value (docs/testing.md)
 def test_the_documented_tcp_timeout_works(cli_env: dict[str, str]) -> None:
     """The setting the docs recommend gave ``AssertionError: Timeout too low``
     from Dask (its keep-alive needs 11 s at least)."""

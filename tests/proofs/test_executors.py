@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import shutil
 import signal
 import socket
@@ -21,6 +22,7 @@ import pytest
 from boggle_opt.proofs.class_tasks import Ledger
 from helpers import exe, records as run_records
 
+REPO = Path(__file__).resolve().parents[2]
 #: 2x3, the default three buckets: 216 classes, about 1.5 s on one core
 ARGS = ["run", "--searcher", "bnb", "--size", "2x3", "--wordlist", "enable2k", "-o", "min-score", "100",
         "--progress", "none", "--top", "1000"]
@@ -111,11 +113,17 @@ def test_local_worker_killed_mid_run(
 
 
 def test_dask_local_cluster_gives_the_local_boards(
-    run_cli: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path, reference: list[tuple[str, ...]]
+    run_cli: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path, reference: list[tuple[str, ...]],
+    cli_env: dict[str, str],
 ) -> None:
-    """A real LocalCluster: two worker processes talking to a scheduler over loopback."""
+    """A real LocalCluster: two worker processes talking to a scheduler over
+    loopback, with the TCP timeout docs/usage.md recommends (Dask once refused
+    it: test_dask_messages.py's test of it is in the slow tier)."""
     out = tmp_path / "run.jsonl"
-    r = run_cli(*ARGS, "--executor", "dask", "--jobs", "2", "--out", str(out))
+    found = re.search(r"DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP=(\w+)", (REPO / "docs" / "usage.md").read_text())
+    assert found, "docs/usage.md no longer recommends a TCP timeout"
+    env = {**cli_env, "DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP": found.group(1)}
+    r = run_cli(*ARGS, "--executor", "dask", "--jobs", "2", "--out", str(out), env=env)
     assert r.returncode == 0, r.stderr
     assert ranked(r.stdout) == reference
     ledger = assert_each_class_once(out)
@@ -342,7 +350,8 @@ def test_the_local_pool_runs_more_tasks_than_its_pipes_hold() -> None:
     from boggle_opt.proofs.executor import Done, TaskRunner, WorkerSetup
     from boggle_opt.proofs.local import LocalSession
 
-    tasks = [f"t{i}" for i in range(8000)]
+    # 5,000 announcements of about 26 bytes: twice what a 64 KiB pipe holds
+    tasks = [f"t{i}" for i in range(5000)]
     session = LocalSession(WorkerSetup(dying_tasks.make, (), "t"), 2)
     try:
         runner: TaskRunner[str, str] = TaskRunner(session, tasks, heartbeat=0.2)
