@@ -150,7 +150,7 @@ def test_killed_run_leaves_valid_jsonl_and_resumes(run_cli, cli_env, tmp_path):
     assert "seed 1" in r.stdout and "hillclimb" in r.stdout
 
 
-def test_resume_keeps_the_last_segments_jobs(run_cli, tmp_path):
+def test_resume_keeps_the_last_segments_jobs(run_cli, main_cli, tmp_path):
     """A resumed run runs on as many processes as its last segment (it once
     fell back to one, halving a long --jobs 2 pass), unless --jobs says."""
     out = tmp_path / "run.jsonl"
@@ -167,7 +167,7 @@ def test_resume_keeps_the_last_segments_jobs(run_cli, tmp_path):
     first = json.loads(lines[0])
     first["settings"]["jobs"] = "two"
     out.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
-    r = run_cli(*again)
+    r = main_cli(*again)  # refused as the file is read: in this process
     assert r.returncode == 1 and r.stderr.count("\n") == 1
     assert "line 1: 'jobs' is not a whole number >= 1" in r.stderr
 

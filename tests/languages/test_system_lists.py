@@ -51,6 +51,7 @@ def test_list_in_an_unexpected_encoding_is_an_error(registries: Registries, dict
         registries.wordlists.get("french").load()
 
 
+@pytest.mark.slow  # heavy: the dictionary of all 346,205 wfrench entries, 3-4 s of CPU (docs/testing.md)
 def test_french_board_finds_words_of_accented_entries(system_list: Callable[[str], Path]) -> None:
     system_list("french")
     d = load_dictionary("french", "standard")
@@ -62,13 +63,16 @@ def test_french_board_finds_words_of_accented_entries(system_list: Callable[[str
     assert "noel" in found  # noël
 
 
-def test_spanish_and_german_keep_their_letters(system_list: Callable[[str], Path]) -> None:
-    system_list("spanish")
-    system_list("ngerman")
-    es = load_dictionary("spanish", "standard")
-    assert "año" in {w.word for w in es.scorer(size_geometry("3x3")).words("añoxxxxxx")}
-    de = load_dictionary("ngerman", "standard")
-    assert "müde" in {w.word for w in de.scorer(size_geometry("4x4")).words("müdexxxxxxxxxxxx")}
+@pytest.mark.parametrize("name, size, board, word", [
+    ("spanish", "3x3", "añoxxxxxx", "año"),
+    # heavy: the dictionary of all 356,010 wngerman entries, 4-5 s of CPU (docs/testing.md)
+    pytest.param("ngerman", "4x4", "müdexxxxxxxxxxxx", "müde", marks=pytest.mark.slow),
+], ids=["spanish", "german"])
+def test_spanish_and_german_keep_their_letters(system_list: Callable[[str], Path], name: str, size: str,
+                                               board: str, word: str) -> None:
+    system_list(name)
+    d = load_dictionary(name, "standard")
+    assert word in {w.word for w in d.scorer(size_geometry(size)).words(board)}
 
 
 def test_plugins_shows_which_lists_are_found(

@@ -338,7 +338,8 @@ def test_kicks_climb_past_a_local_optimum_that_polish_cannot_leave(default_dicti
         for _ in run.events():
             pass
         return run.best_score
-    assert best(40) > best(0)
+    # ten kicks (5 already climb higher with this seed; 40 took 3 s of CPU)
+    assert best(10) > best(0)
 
 
 def test_quench_polishes_copies_of_the_moving_board_and_the_anneal_goes_on(
