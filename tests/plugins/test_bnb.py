@@ -203,6 +203,8 @@ def _ranked(stdout: str) -> list[tuple[str, str]]:
             if "\t" in line and not line.startswith("#")]
 
 
+# heavy: a CLI proof killed mid-way and resumed to its end: 5 s (docs/testing.md)
+@pytest.mark.slow
 def test_cli_kill_and_resume(
     tmp_path: Path,
     cli_env: dict[str, str],

@@ -217,6 +217,8 @@ def _walkthrough() -> list[tuple[str, list[str]]]:
     return blocks
 
 
+# heavy: every block of the docs' walkthrough at its own budgets (a 20,000-evaluation anneal, a two-job search): 9 s (docs/testing.md)
+@pytest.mark.slow
 def test_usage_walkthrough_output_is_real(tmp_path: Path) -> None:
     blocks = _walkthrough()
     assert len(blocks) >= 3, "the library section of docs/usage.md lost its examples"

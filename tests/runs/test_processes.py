@@ -116,6 +116,8 @@ def stops_cleanly(proc: subprocess.Popen[str], out: Path, sig: signal.Signals, s
     return stderr
 
 
+# heavy: a run started and killed at four random moments of its start-up: 7 s (docs/testing.md)
+@pytest.mark.slow
 def test_sigterm_at_any_moment_of_start_up_stops_the_run(tmp_path: Path, cli_env: dict[str, str]) -> None:
     """A signal during the imports once raised an exception that was lost:
     the run went on for its whole budget. Four moments drawn at random in

@@ -84,6 +84,8 @@ FAILING_WRITES = textwrap.dedent("""
 """)
 
 
+# heavy: three whole 2x3 proofs through the command, one on a full disk: 6-7 s (docs/testing.md)
+@pytest.mark.slow
 def test_full_disk_stops_the_proof_prints_results_and_resumes(
     small_disk: Path | None, tmp_path: Path, cli_env: dict[str, str],
     run_cli: Callable[..., subprocess.CompletedProcess[str]], enable2k_path: Path,
