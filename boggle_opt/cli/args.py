@@ -85,15 +85,21 @@ def seconds(text: str) -> float:
     return value
 
 
-def megabytes(text: str) -> float:
-    """A memory in MB: a finite number > 0."""
+def _finite_positive(text: str, expected: str, unit: str) -> float:
+    """``text`` as a finite number > 0; else "expected ``expected``" (not a
+    number) or "must be a number of ``unit`` > 0" (zero, negative, infinite)."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of MB, got {text[:40]!r}") from None
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text[:40]!r}") from None
     if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"must be a number of MB > 0, got {text[:40]}")
+        raise argparse.ArgumentTypeError(f"must be a number of {unit} > 0, got {text[:40]}")
     return value
+
+
+def megabytes(text: str) -> float:
+    """A memory in MB: a finite number > 0."""
+    return _finite_positive(text, "a number of MB", "MB")
 
 
 def add_worker_memory(parser: argparse.ArgumentParser, help: str) -> None:
@@ -104,13 +110,7 @@ def add_worker_memory(parser: argparse.ArgumentParser, help: str) -> None:
 
 def interval(text: str) -> float:
     """Seconds between two progress lines: a finite number > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text[:40]!r}") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {text[:40]}")
-    return value
+    return _finite_positive(text, "seconds", "seconds")
 
 
 #: ``--wordlist``'s help: with no list named, ``--language``'s own is played
