@@ -48,10 +48,13 @@ class Families:
         if len(self.table) > SMALL:
             self.table = vec[i32]()
             self.table = vec[i32]([0] * SMALL)
-        else:
+        elif self.count != 0:
+            # every slot written counts (``_insert``, ``intern``): none counted,
+            # none to clear (builds that share nothing reset often; plain
+            # Python paid a second a tree clearing empty tables)
             t = self.table
             for i in range(len(t)):
-                t[i] = i32(0)
+                t[i] = 0
         self.count = 0
 
     def forget_from(self, a: vec[i32], top: i64) -> None:
