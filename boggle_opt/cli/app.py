@@ -618,6 +618,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     running = ns.run is cmd_run
     regs: Registries | None = None
     stdout, out = output.stdout()
+    if sys.stderr.isatty():
+        from ..dictionary import cache
+
+        # a person at a terminal is told why a big list's first command waits
+        # (Polish: about a minute); a pipe or a log gets only what it asked for
+        cache.announce = lambda line: print(f"{PROG}: {line}", file=sys.stderr, flush=True)
     try:
         with on_termination(raising=not running) as signals:
             # worker processes load the same plugins from the run's spec

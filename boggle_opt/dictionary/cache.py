@@ -302,13 +302,22 @@ def save(folder: Path, key: str, built: Built) -> bool:
         return False
 
 
-def cached(key: str, build: Callable[[], Built], folder: Path | None = None) -> Built:
-    """The dictionary for ``key`` from the cache, else built and saved there."""
+#: told, before a dictionary is built for the cache, what is built (the
+#: command line sets it on a terminal: a big list's first build takes a
+#: minute, and a person should not wonder whether it hangs)
+announce: Callable[[str], None] | None = None
+
+
+def cached(key: str, build: Callable[[], Built], folder: Path | None = None, what: str = "") -> Built:
+    """The dictionary for ``key`` from the cache, else built and saved there
+    (``announce`` is told ``what`` first)."""
     folder = cache_dir() if folder is None else folder
     found = load(folder, key)
     if found is not None:
         return found
     limit = cache_limit()  # a bad bound is said before the build
+    if announce is not None and what:
+        announce(f"building the dictionary of {what} (the first time; the cache keeps it)")
     built = build()
     if save(folder, key, built):
         evict(folder, _path(folder, key), limit)

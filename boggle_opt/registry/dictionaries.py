@@ -120,7 +120,8 @@ def load_dictionary(
         # the rule's own minimum is keyed by its release; another one by its number
         moved = min_letters if rule_item is not entry.item else None
         key = cache_key(lines, entry.name, entry.origin.release, lang_key, moved)
-        built = cached(key, lambda: build(source.name, lines, rule_item, lang))
+        built = cached(key, lambda: build(source.name, lines, rule_item, lang),
+                       what=f"{source.name}, {len(lines):,} lines")
         made = Dictionary(source.name, lines, entry.item, built, lang, min_letters)
     if wordlist not in registries.wordlists:  # a file: what it lost is said (a registered list's census is in the docs)
         made.note = list_note(made, source.encoding() if source.encoding else "", language is None)
