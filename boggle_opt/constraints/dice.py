@@ -75,14 +75,15 @@ class DiceSet:
 
     def check_tiles(self, symbols: str, language: str) -> None:
         """A one-line DiceError unless every face is a tile of the language
-        whose tiles' symbols are ``symbols`` (a set made for another language).
+        whose tiles' symbols are ``symbols`` (a set made for another language);
+        it names the face as the die shows it (``Qu``, not a board's ``q``).
         ``in_alphabet`` also checks that a face means the same tile there."""
         for i, die in enumerate(self.dice, 1):
             bad = next((ch for ch in die if ch not in symbols), None)
             if bad is not None:
                 raise DiceError(
                     f"dice set {self.name!r}: die {i} ({self.written(die)}) has the face "
-                    f"{self.alphabet.write(bad)!r}, which is no tile of {language}"
+                    f"{self.face(bad)}, which is no tile of {language}"
                 )
 
     def written(self, die: str) -> str:
@@ -115,7 +116,7 @@ class DiceSet:
                             if own is not ENGLISH and own.name != alphabet.name else "")
                     raise DiceError(
                         f"dice set {self.name!r}: die {i} ({self.written(die)}) has the face "
-                        f"{own.write(ch) if own.code(ch) >= 0 else ch!r}, which is no tile of "
+                        f"{self.face(ch)}, which is no tile of "
                         f"{alphabet.name}{hint}")
                 faces.append(tile.symbol)
             dice.append("".join(faces))
