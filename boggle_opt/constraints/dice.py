@@ -75,20 +75,28 @@ class DiceSet:
 
     def check_tiles(self, symbols: str, language: str) -> None:
         """A one-line DiceError unless every face is a tile of the language
-        whose tiles' symbols are ``symbols`` (a set made for another language);
-        it names the face as the die shows it (``Qu``, not a board's ``q``).
-        ``in_alphabet`` also checks that a face means the same tile there."""
+        whose tiles' symbols are ``symbols`` (a set made for another language;
+        ``named``). ``in_alphabet`` also checks that a face means the same tile there."""
         for i, die in enumerate(self.dice, 1):
             bad = next((ch for ch in die if ch not in symbols), None)
             if bad is not None:
                 raise DiceError(
                     f"dice set {self.name!r}: die {i} ({self.written(die)}) has the face "
-                    f"{self.face(bad)}, which is no tile of {language}"
+                    f"{self.named(bad)}, which is no tile of {language}"
                 )
 
     def written(self, die: str) -> str:
         """A die's faces as it shows them: ``An Er He In Qu Th``."""
         return " ".join(self.face(ch) for ch in die)
+
+    def named(self, symbol: str) -> str:
+        """A face in a message: its written form, as a board writes it
+        (``'v'``, ``'[an]'``), with the die's face beside it where the two
+        differ in letters (``'q' (Qu)``: in a language without the Qu tile a
+        ``q`` reads as a plain q)."""
+        written = self.alphabet.write(symbol) if self.alphabet.code(symbol) >= 0 else symbol
+        face = self.face(symbol)
+        return f"{written!r}" + (f" ({face})" if face.lower() != written.strip("[]") else "")
 
     def face(self, symbol: str) -> str:
         """One face as the die shows it (``Qu``, ``Th``, ``Ñ``)."""
@@ -116,7 +124,7 @@ class DiceSet:
                             if own is not ENGLISH and own.name != alphabet.name else "")
                     raise DiceError(
                         f"dice set {self.name!r}: die {i} ({self.written(die)}) has the face "
-                        f"{self.face(ch)}, which is no tile of "
+                        f"{self.named(ch)}, which is no tile of "
                         f"{alphabet.name}{hint}")
                 faces.append(tile.symbol)
             dice.append("".join(faces))

@@ -69,19 +69,18 @@ def test_face_no_tile_spells_is_one_line(registries: Registries) -> None:
         Constraints.build(size_geometry("4x4"), dice=FRENCH_4X4, alphabet=polish)
     message = str(err.value)
     assert "\n" not in message
-    assert message == ("dice set 'french-4x4': die 2 (E V G T I N) has the face V, "
+    assert message == ("dice set 'french-4x4': die 2 (E V G T I N) has the face 'v', "
                        "which is no tile of polish")
 
 
-def test_a_face_is_named_as_the_die_shows_it(registries: Registries) -> None:
-    """The Qu face is ``Qu`` in the message, as in the die's list beside it:
-    ``'q'`` read as a plain q to a Polish player (the board's ``q`` is
-    English's way to write Qu)."""
+def test_the_qu_face_is_named_as_the_die_shows_it_too(registries: Registries) -> None:
+    """The Qu face is named as a board writes it and as the die shows it:
+    ``'q'`` alone reads as a plain q to a Polish player."""
     polish = registries.languages.get("polish").alphabet
     classic = registries.dice.get("classic")
     with pytest.raises(DiceError) as err:
         Constraints.build(size_geometry("4x4"), dice=classic, alphabet=polish)
-    assert "(A B J M O Qu) has the face Qu, which is no tile of polish" in str(err.value)
+    assert "(A B J M O Qu) has the face 'q' (Qu), which is no tile of polish" in str(err.value)
 
 
 def test_constraint_with_a_language_dice(registries: Registries) -> None:
