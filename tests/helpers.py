@@ -8,8 +8,11 @@ from __future__ import annotations
 import importlib
 import itertools
 import json
+import os
+import pty
 import random
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -351,3 +354,26 @@ def brute_score(alphabet: Alphabet, board: str, cols: int, rows: int,
     for c in range(geometry.n):
         walk(c, spelled[c], 1 << c)
     return sum(words[w] for w in found)
+
+
+def on_a_terminal(args: list[str], env: dict[str, str], cwd: Path) -> tuple[int, str]:
+    """The console script run with ``args`` on a pseudo-terminal (stdin,
+    stdout and stderr all the terminal): its exit status and all it wrote,
+    read until it closes the terminal (or 60 s pass with nothing: a hang)."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([exe(), *args], stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd)
+    os.close(slave)
+    output = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.close(master)
+    return proc.wait(timeout=300), output.decode("utf-8", "replace")

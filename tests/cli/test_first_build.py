@@ -5,38 +5,20 @@ next command, which reads the cache, says nothing of it."""
 
 from __future__ import annotations
 
-import os
-import pty
-import select
 import subprocess
 from pathlib import Path
 
-from helpers import exe
+from helpers import exe, on_a_terminal
 
 #: as the header names the list (a file: its path)
 LINE = "boggle-opt: building the dictionary of {}, 4 lines (the first time; the cache keeps it)"
 
 
-def on_a_terminal(args: list[str], env: dict[str, str], cwd: Path) -> str:
-    """What the command writes to a terminal (stdout and stderr are both the terminal)."""
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([exe(), *args], stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd)
-    os.close(slave)
-    output = b""
-    while True:
-        ready, _, _ = select.select([master], [], [], 60)
-        if not ready:
-            break
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # the child closed the terminal
-            break
-        if not chunk:
-            break
-        output += chunk
-    os.close(master)
-    assert proc.wait(timeout=300) == 0, output
-    return output.decode("utf-8", "replace").replace("\r\n", "\n")
+def terminal_text(args: list[str], env: dict[str, str], cwd: Path) -> str:
+    """What a command that succeeds writes to a terminal."""
+    status, text = on_a_terminal(args, env, cwd)
+    assert status == 0, text
+    return text.replace("\r\n", "\n")
 
 
 def test_the_first_build_of_a_list_is_said_on_a_terminal_once(cli_env: dict[str, str], tmp_path: Path) -> None:
@@ -45,11 +27,11 @@ def test_the_first_build_of_a_list_is_said_on_a_terminal_once(cli_env: dict[str,
     env = {**cli_env, "BOGGLE_OPT_CACHE": str(tmp_path / "cache")}
     env.pop("BOGGLE_OPT_NO_CACHE", None)
     args = ["score", "--wordlist", str(words), "--size", "2x2", "cats"]
-    first = on_a_terminal(args, env, tmp_path)
+    first = terminal_text(args, env, tmp_path)
     line = LINE.format(words)
     assert line in first.splitlines(), first
     assert first.index(line) < first.index("# board"), "said before the wait, not after"
-    again = on_a_terminal(args, env, tmp_path)
+    again = terminal_text(args, env, tmp_path)
     assert "building the dictionary" not in again and "cats\t3\t3" in again, again
     # a pipe: nothing of it, on a cold cache too
     piped = subprocess.run([exe(), *args], capture_output=True, text=True, cwd=tmp_path, timeout=300,

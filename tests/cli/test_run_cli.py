@@ -6,17 +6,14 @@ says of bad arguments through ``main`` in this process (``main_cli``)."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import pty
-import select
 import signal
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from helpers import SMALL, exe, records, start_cli, unwrapped
+from helpers import SMALL, exe, on_a_terminal, records, start_cli, unwrapped
 
 def wait_for(predicate, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
@@ -80,27 +77,8 @@ def test_jsonl_progress(run_cli):
 
 
 def test_rich_display_on_a_terminal(cli_env, tmp_path):
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(
-        [exe(), "run", *SMALL, "--time", "2"],
-        stdin=slave, stdout=slave, stderr=slave, env={**cli_env, "COLUMNS": "120"},
-        cwd=tmp_path,
-    )
-    os.close(slave)
-    output = b""
-    while True:
-        ready, _, _ = select.select([master], [], [], 30)
-        if not ready:
-            break
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # the child closed the terminal
-            break
-        if not chunk:
-            break
-        output += chunk
-    assert proc.wait(timeout=300) == 0
-    text = output.decode("utf-8", "replace")
+    status, text = on_a_terminal(["run", *SMALL, "--time", "2"], {**cli_env, "COLUMNS": "120"}, tmp_path)
+    assert status == 0
     # the live panel: its title, its figures and the searcher's own stats
     assert "hillclimb · standard · 3x3 · embedded" in text
     assert "best score" in text and "evaluations" in text and "elapsed" in text
