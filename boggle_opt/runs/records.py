@@ -42,8 +42,11 @@ def is_record_line(line: bytes) -> bool:
 #: the longest line a run file may have (a record of a class with many boards
 #: is some kilobytes): a longer one is no record, and is never held in memory whole
 LINE_LIMIT = 64 * 2**20
-#: bytes read at a time while skipping the rest of a line over ``LINE_LIMIT``
+#: bytes read at a time: a line longer than this is read on a chunk at a time
 _SKIP_CHUNK = 1 << 20
+#: what ``numbered_lines`` gives for a long line with a NUL byte in it: a
+#: stand-in that is no record, as the line was not
+JUNK = b"\0"
 #: a run file never has this many blank lines in a row: past it, the work of
 #: skipping them (each a step of Python) is refused, not done
 BLANK_LIMIT = 10_000
@@ -66,7 +69,10 @@ def is_gzip(path: str) -> bool:
 
 def numbered_lines(path: str) -> Iterator[tuple[int, bytes | None]]:
     """Each line of run file ``path`` with its number, without its line break;
-    None for a line over ``LINE_LIMIT`` (skipped, not read into memory). The
+    None for a line over ``LINE_LIMIT``, and ``JUNK`` for a longer line than
+    ``_SKIP_CHUNK`` with a NUL byte in it (the tail a power loss leaves: no
+    record holds one, JSON writes it ``\\u0000``); neither is held in memory,
+    each is read a chunk at a time and dropped at its first sign. The
     file must be a regular file: a FIFO or a device (``/dev/zero`` never ends)
     is refused before it is read. gzip-compressed data (a finished proof kept
     compressed) is read through gzip, whatever the file's name. The work is
@@ -93,15 +99,19 @@ def _lines_of(path: str, handle: Any, packed: Any) -> Iterator[tuple[int, bytes 
     """``numbered_lines`` of an open file; ``packed``: the compressed file under it, if any."""
     number = blanks = unpacked = 0
     while True:
-        line = handle.readline(LINE_LIMIT + 1)
+        line: bytes | None = handle.readline(min(LINE_LIMIT + 1, _SKIP_CHUNK))
         if not line:
             return
         number += 1
+        size = len(line)
+        if not line.endswith(b"\n") and (size > LINE_LIMIT or size == _SKIP_CHUNK):
+            line, size = _long_line(path, number, handle, line, unpacked, packed)
+        unpacked += size
         if packed is not None:
-            unpacked += len(line)
-            if unpacked > BOMB_RATIO * packed.tell() + BOMB_SLACK:
-                raise RunFileError(f"run file {path!r} unpacks to more than {BOMB_RATIO} times its size "
-                                   f"(at line {number:,}): it is not a run file")
+            _bomb(path, number, unpacked, packed)
+        if line is None:
+            yield number, None
+            continue
         if line.isspace():
             blanks += 1
             if blanks > BLANK_LIMIT:
@@ -109,15 +119,42 @@ def _lines_of(path: str, handle: Any, packed: Any) -> Iterator[tuple[int, bytes 
                                    f"(at line {number:,}): it is not a run file")
         else:
             blanks = 0
-        if line.endswith(b"\n"):
-            yield number, line[:-1]
-        elif len(line) <= LINE_LIMIT:
-            yield number, line  # the last line, without its break
-        else:
-            while line and not line.endswith(b"\n"):
-                line = handle.readline(_SKIP_CHUNK)
-                unpacked += len(line)
-            yield number, None
+        yield number, line[:-1] if line.endswith(b"\n") else line
+
+
+def _long_line(path: str, number: int, handle: Any, first: bytes, unpacked: int,
+               packed: Any) -> tuple[bytes | None, int]:
+    """The rest of a line that began with ``first`` (no line break in it), read
+    a chunk at a time: the line (break included), ``JUNK`` if it holds a NUL
+    byte, or None if it is longer than ``LINE_LIMIT``; and its size on disk
+    (unpacked). Only a line that may still be a record is kept as it is read."""
+    size = len(first)
+    nul = b"\0" in first
+    kept: list[bytes] | None = None if nul or size > LINE_LIMIT else [first]
+    while True:
+        piece = handle.readline(_SKIP_CHUNK)
+        if not piece:
+            break
+        size += len(piece)
+        if packed is not None:
+            _bomb(path, number, unpacked + size, packed)
+        nul = nul or b"\0" in piece
+        if kept is not None and (nul or size - (1 if piece.endswith(b"\n") else 0) > LINE_LIMIT):
+            kept = None
+        if kept is not None:
+            kept.append(piece)
+        if piece.endswith(b"\n"):
+            break
+    if kept is not None:
+        return b"".join(kept), size
+    return (JUNK if nul else None), size
+
+
+def _bomb(path: str, number: int, unpacked: int, packed: Any) -> None:
+    """Refuse a compressed file that has unpacked to far more than its size."""
+    if unpacked > BOMB_RATIO * packed.tell() + BOMB_SLACK:
+        raise RunFileError(f"run file {path!r} unpacks to more than {BOMB_RATIO} times its size "
+                           f"(at line {number:,}): it is not a run file")
 
 
 def read_numbered(path: str) -> list[tuple[int, dict[str, Any]]]:

@@ -7,6 +7,7 @@ length, so a huge junk tail costs no memory and is still cut by ``--resume``.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import resource
@@ -178,7 +179,7 @@ def test_a_huge_junk_tail_is_read_in_bounded_memory_and_cut(cli_env: dict[str, s
                                                              tmp_path: Path) -> None:
     """300 MiB of NUL bytes after the last record (a power loss on a
     preallocated file; sparse here, so it costs no disk): ``report`` and
-    ``--resume`` read past it in a few MiB, and the resume cuts it off."""
+    ``--resume`` read past it a chunk at a time, and the resume cuts it off."""
     whole = saved.stat().st_size
     with open(saved, "r+b") as f:
         f.truncate(whole + 300 * 2**20)
@@ -222,6 +223,29 @@ def test_a_tail_over_the_limit_is_skipped_and_cut(tmp_path: Path, monkeypatch: p
     finally:
         os.close(fd)
     assert path.read_bytes() == start + b"\n" + improved + b"\n"
+
+
+@pytest.mark.parametrize("packed", [False, True], ids=["plain", "gzip"])
+def test_long_lines_are_read_a_chunk_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               packed: bool) -> None:
+    """A record longer than a chunk is read whole; a long line of NUL bytes
+    (a power loss's tail) is given as ``JUNK``, never held whole: skipped at
+    the end, an error naming its line before a record."""
+    monkeypatch.setattr(records, "_SKIP_CHUNK", 64)
+    start, improved = start_and_improved()
+    long_record = json.dumps({"type": "improved", "board": "abcdefghi", "score": 3, "note": "n" * 500}).encode()
+    path = tmp_path / "run.jsonl"
+
+    def write(data: bytes) -> None:
+        path.write_bytes(gzip.compress(data) if packed else data)
+
+    write(start + b"\n" + long_record + b"\n" + improved + b"\n" + b"\0" * 10_000)
+    lines = list(records.numbered_lines(str(path)))
+    assert lines[1] == (2, long_record) and lines[-1] == (4, records.JUNK)
+    assert [r["type"] for _, r in read_numbered(str(path))] == ["start", "improved", "improved"]
+    write(start + b"\n" + b"\0" * 10_000 + b"\n" + improved + b"\n")
+    with pytest.raises(RunFileError, match="line 2 is not JSON"):
+        read_numbered(str(path))
 
 
 # -- a FIFO as word list (issue 76, defect 4) ------------------------------------------
