@@ -42,7 +42,7 @@ def is_record_line(line: bytes) -> bool:
 #: the longest line a run file may have (a record of a class with many boards
 #: is some kilobytes): a longer one is no record, and is never held in memory whole
 LINE_LIMIT = 64 * 2**20
-#: bytes read at a time: a line longer than this is read on a chunk at a time
+#: bytes read at a time: a line longer than this is read a chunk at a time
 _SKIP_CHUNK = 1 << 20
 #: what ``numbered_lines`` gives for a long line with a NUL byte in it: a
 #: stand-in that is no record, as the line was not
@@ -139,10 +139,11 @@ def _long_line(path: str, number: int, handle: Any, first: bytes, unpacked: int,
         if packed is not None:
             _bomb(path, number, unpacked + size, packed)
         nul = nul or b"\0" in piece
-        if kept is not None and (nul or size - (1 if piece.endswith(b"\n") else 0) > LINE_LIMIT):
-            kept = None
         if kept is not None:
-            kept.append(piece)
+            if nul or size - (1 if piece.endswith(b"\n") else 0) > LINE_LIMIT:
+                kept = None
+            else:
+                kept.append(piece)
         if piece.endswith(b"\n"):
             break
     if kept is not None:
