@@ -1,8 +1,9 @@
 """The tail of a shard at several worker memories: what a proof costs where
-each worker has 1, 2 or 4 GB (issue 79, part 1).
+each worker has 1, 2 or 4 GB (issue 79, part 1), and at several
+de-duplication thresholds (part 2).
 
     python benchmarks/tail_memory.py CLASSES_TSV --size 4x4 --min-score 3500
-        [--memory 1000,2000,4000] [--wordlist enable2k] [--rule standard]
+        [--memory 1000,2000,4000] [--dedup auto,20000] [--wordlist enable2k] [--rule standard]
         [--tail 0.01] [--slow 0.10] [--stride 6] [--rest-stride 0] [--parallel 2]
         [--total N] [--no-huge-pages]
 
@@ -17,18 +18,20 @@ slowest ``--tail`` share, 1%) is solved whole; the rest of the **slow**
 classes (the slowest ``--slow``, 10%) by a stride sample (every
 ``--stride``-th of them by rank); with ``--rest-stride K`` the other classes
 by every K-th too (default: not solved; their recorded times stand as they
-are). Each class is solved at every ``--memory`` (MB, bnb's
-``--worker-memory``), one class at one memory a process, as a proof's worker
+are). Each class is solved at every **setting**: each ``--memory`` (MB, bnb's
+``--worker-memory``) with each ``--dedup`` (the bound from which a forced
+tree is built again de-duplicated: ``auto``, the kernel's own choice, or a
+score; 0 never), one class at one setting a process, as a proof's worker
 solves it (``ClassContext``: the kernel's thresholds for that memory, huge
 pages as a worker's, candidates re-scored), ``--parallel`` processes side by
 side: the settings of one class run in a row, two at a time, in an order
 that turns by one setting from class to class (so none always starts
 first or runs beside the same other). Each process prints its class's CPU,
 its own peak RSS (Linux's VmHWM, reset after the set-up), what the memory
-made the kernel do (subclasses, shared) and its boards, which must be the
+made the kernel do (subclasses, shared, de-duplicated builds) and its boards, which must be the
 same at every setting.
 
-Printed: a line per class and setting, then for each memory the whole
+Printed: a line per class and setting, then for each setting the whole
 proof's CPU estimated from the shard: the shard's classes are a stride
 sample of the proof's ``--total`` (by default counted from the class space),
 so the proof is ``total / shard classes`` times the shard's estimate, where
@@ -59,6 +62,17 @@ sys.path.insert(0, str(HERE))
 from bnb_classes import class_peak_mb, peak_mb, reset_class_peak, start_as_a_worker  # noqa: E402
 
 
+@dataclass(frozen=True, order=True)
+class Setting:
+    """A worker's memory (MB) and the de-duplication threshold (-1: the kernel's choice)."""
+
+    memory: float
+    dedup: int = -1
+
+    def __str__(self) -> str:
+        return f"{self.memory:g} MB" + (f", dedup {self.dedup}" if self.dedup >= 0 else "")
+
+
 @dataclass
 class Row:
     """A class of the shard: its name, recorded CPU and boards (None: not recorded)."""
@@ -68,8 +82,8 @@ class Row:
     boards: str | None
     stratum: str = "rest"  # "tail", "slow" or "rest"
     sampled: bool = False
-    #: per memory: the measured figures (``solve_one``'s JSON)
-    runs: dict[float, dict[str, Any]] = field(default_factory=dict)
+    #: per setting: the measured figures (``solve_one``'s JSON)
+    runs: dict[Setting, dict[str, Any]] = field(default_factory=dict)
 
 
 def read_table(path: Path) -> list[Row]:
@@ -109,8 +123,8 @@ def strata(rows: list[Row], tail: float, slow: float, stride: int, rest_stride: 
 
 
 def solve_one(ns: argparse.Namespace) -> int:
-    """Solve class ``ns.one`` at ``ns.memory_one`` MB as a proof's worker does
-    and print one JSON line of what it took."""
+    """Solve class ``ns.one`` at ``ns.memory_one`` MB (and ``ns.dedup_one``)
+    as a proof's worker does and print one JSON line of what it took."""
     start_as_a_worker(ns.no_huge_pages)
     from boggle_opt.boards import size_geometry
     from boggle_opt.core.pages import trim_heap
@@ -125,6 +139,7 @@ def solve_one(ns: argparse.Namespace) -> int:
     switch_pct, switch_score = bnb.switch_settings(geometry)
     context = ClassContext(d.keys, d.points, geometry.cols, geometry.rows, buckets, ns.min_score,
                            switch_pct, switch_score, 0, 0.0, TrieTiles.of(d.trie), ns.memory_one)
+    context.solver.dedup_score = ns.dedup_one
     cls = parse_class_name(ns.one)
     if len(cls) != geometry.n:
         print(json.dumps({"error": f"class {ns.one!r} is not of size {ns.size}"}))
@@ -137,7 +152,7 @@ def solve_one(ns: argparse.Namespace) -> int:
     result = context.run(ClassTask(cls))
     solver = context.solver
     print(json.dumps({
-        "class": ns.one, "memory": ns.memory_one, "cpu": round(result.cpu, 3),
+        "class": ns.one, "memory": ns.memory_one, "dedup": ns.dedup_one, "cpu": round(result.cpu, 3),
         "peak_mb": round(class_peak_mb() if own else peak_mb(), 1), "setup_mb": round(setup_mb, 1),
         "arena_mb": round(result.arena_mb, 1), "nodes": result.nodes, "root_bound": result.root_bound,
         "subclasses": result.subclasses, "shared": result.shared, "dedups": int(solver.dedups),
@@ -152,48 +167,48 @@ def solve_one(ns: argparse.Namespace) -> int:
 # -- the driver --------------------------------------------------------------------------
 
 
-def jobs_in_order(rows: list[Row], memories: Sequence[float]) -> list[tuple[Row, float]]:
+def jobs_in_order(rows: list[Row], settings: Sequence[Setting]) -> list[tuple[Row, Setting]]:
     """Each solved class's settings in a row, the order turned by one setting a class."""
-    out: list[tuple[Row, float]] = []
+    out: list[tuple[Row, Setting]] = []
     for k, row in enumerate(r for r in rows if r.sampled):
-        turn = k % len(memories)
-        out += [(row, m) for m in [*memories[turn:], *memories[:turn]]]
+        turn = k % len(settings)
+        out += [(row, m) for m in [*settings[turn:], *settings[:turn]]]
     return out
 
 
-def command(ns: argparse.Namespace, row: Row, memory: float) -> list[str]:
+def command(ns: argparse.Namespace, row: Row, setting: Setting) -> list[str]:
     return [sys.executable, str(Path(__file__).resolve()), str(ns.table), "--size", ns.size,
             "--min-score", str(ns.min_score), "--wordlist", ns.wordlist, "--rule", ns.rule,
-            "--one", row.name, "--memory-one", repr(memory),
+            "--one", row.name, "--memory-one", repr(setting.memory), "--dedup-one", str(setting.dedup),
             *(["--no-huge-pages"] if ns.no_huge_pages else [])]
 
 
-def run_all(ns: argparse.Namespace, rows: list[Row], memories: Sequence[float]) -> None:
+def run_all(ns: argparse.Namespace, rows: list[Row], settings: Sequence[Setting]) -> None:
     """Every job, ``ns.parallel`` processes at a time, each line printed as it ends."""
-    todo = jobs_in_order(rows, memories)
-    running: list[tuple[subprocess.Popen[str], Row, float]] = []
-    print("# class\trecorded s\tstratum\tmemory MB\tcpu s\tpeak MB\tarena MB\tsubclasses\tshared\t"
+    todo = jobs_in_order(rows, settings)
+    running: list[tuple[subprocess.Popen[str], Row, Setting]] = []
+    print("# class\trecorded s\tstratum\tsetting\tcpu s\tpeak MB\tarena MB\tsubclasses\tshared\t"
           "build/force/orderly s\tde-duplicated builds\tboards", flush=True)
     try:
         while todo or running:
             while todo and len(running) < ns.parallel:
-                row, memory = todo.pop(0)
-                running.append((subprocess.Popen(command(ns, row, memory), stdout=subprocess.PIPE, text=True),
-                                row, memory))
+                row, setting = todo.pop(0)
+                running.append((subprocess.Popen(command(ns, row, setting), stdout=subprocess.PIPE, text=True),
+                                row, setting))
             time.sleep(0.2)
             for item in [r for r in running if r[0].poll() is not None]:
                 running.remove(item)
-                proc, row, memory = item
+                proc, row, setting = item
                 out = proc.stdout.read() if proc.stdout else ""
                 proc.wait()
                 try:
                     got = json.loads(out.strip().splitlines()[-1])
                 except (IndexError, ValueError):
-                    sys.exit(f"tail_memory: class {row.name} at {memory:g} MB: exit {proc.returncode}, no result")
+                    sys.exit(f"tail_memory: class {row.name} at {setting}: exit {proc.returncode}, no result")
                 if "error" in got:
                     sys.exit(f"tail_memory: {got['error']}")
-                row.runs[memory] = got
-                print(f"{row.name}\t{row.recorded:.2f}\t{row.stratum}\t{memory:g}\t{got['cpu']:.2f}\t"
+                row.runs[setting] = got
+                print(f"{row.name}\t{row.recorded:.2f}\t{row.stratum}\t{setting}\t{got['cpu']:.2f}\t"
                       f"{got['peak_mb']:.0f}\t{got['arena_mb']:.0f}\t{got['subclasses']}\t{got['shared']}\t"
                       f"{got['build_s']}/{got['force_s']}/{got['bound_s']}\t{got['dedups']}\t{len(got['boards'].split())}",
                       flush=True)
@@ -205,10 +220,11 @@ def run_all(ns: argparse.Namespace, rows: list[Row], memories: Sequence[float]) 
 
 
 def check_boards(row: Row) -> None:
-    """The boards never depend on the memory, and are the shard's where it recorded them."""
+    """The boards never depend on the setting, and are the shard's where it recorded them."""
     seen = {m: r["boards"] for m, r in row.runs.items()}
     if len(set(seen.values())) > 1:
-        sys.exit(f"tail_memory: class {row.name}: the boards differ between memories {sorted(seen)}")
+        sys.exit(f"tail_memory: class {row.name}: the boards differ between settings "
+                 f"{', '.join(map(str, sorted(seen)))}")
     if row.boards is not None and seen:
         want = " ".join(sorted(row.boards.split()))
         if next(iter(seen.values())) != want:
@@ -217,14 +233,14 @@ def check_boards(row: Row) -> None:
 
 @dataclass
 class Estimate:
-    shard: float  # the shard's CPU seconds at this memory, estimated
+    shard: float  # the shard's CPU seconds at this setting, estimated
     se_strata: float  # its standard error from the strata's samples
     se_shard: float  # the proof's standard error as a sample of shards' classes (seconds of the proof)
     proof: float  # the whole proof's CPU seconds
 
 
-def estimate(rows: list[Row], memory: float, total: int) -> Estimate:
-    """The shard's and the whole proof's CPU at ``memory``: the tail as measured,
+def estimate(rows: list[Row], setting: Setting, total: int) -> Estimate:
+    """The shard's and the whole proof's CPU at a setting: the tail as measured,
     a sampled stratum by its ratio estimator, an unsampled one as recorded."""
     shard = 0.0
     var = 0.0
@@ -233,11 +249,11 @@ def estimate(rows: list[Row], memory: float, total: int) -> Estimate:
         group = [r for r in rows if r.stratum == name]
         if not group:
             continue
-        sampled = [r for r in group if r.sampled and memory in r.runs]
+        sampled = [r for r in group if r.sampled and setting in r.runs]
         measured = {id(r) for r in sampled}
         if name == "tail" or len(sampled) == len(group):
-            shard += sum(r.runs[memory]["cpu"] for r in group)
-            per_class += [r.runs[memory]["cpu"] for r in group]
+            shard += sum(r.runs[setting]["cpu"] for r in group)
+            per_class += [r.runs[setting]["cpu"] for r in group]
             continue
         recorded = sum(r.recorded for r in group)
         if not sampled:
@@ -245,10 +261,10 @@ def estimate(rows: list[Row], memory: float, total: int) -> Estimate:
             per_class += [r.recorded for r in group]
             continue
         x = [r.recorded for r in sampled]
-        y = [r.runs[memory]["cpu"] for r in sampled]
+        y = [r.runs[setting]["cpu"] for r in sampled]
         ratio = sum(y) / sum(x)
         shard += ratio * recorded
-        per_class += [r.runs[memory]["cpu"] if id(r) in measured else ratio * r.recorded for r in group]
+        per_class += [r.runs[setting]["cpu"] if id(r) in measured else ratio * r.recorded for r in group]
         n, big = len(sampled), len(group)
         if n > 1:
             residuals = [yi - ratio * xi for xi, yi in zip(x, y)]
@@ -269,6 +285,9 @@ def main() -> int:
     ap.add_argument("--wordlist", default="enable2k")
     ap.add_argument("--rule", default="standard")
     ap.add_argument("--memory", default="1000,2000,4000", help="worker memories in MB, comma-separated")
+    ap.add_argument("--dedup", default="auto",
+                    help="de-duplication thresholds, comma-separated: auto (the kernel's choice), "
+                         "a score, 0 for never (default auto); each is solved at each memory")
     ap.add_argument("--tail", type=float, default=0.01, help="the slowest share solved whole (default 0.01)")
     ap.add_argument("--slow", type=float, default=0.10, help="the slowest share sampled (default 0.10)")
     ap.add_argument("--stride", type=int, default=6, help="every K-th of the slow classes past the tail (default 6)")
@@ -280,6 +299,7 @@ def main() -> int:
     ap.add_argument("--no-huge-pages", action="store_true", help="as bnb_classes.py's")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # a worker: this class only
     ap.add_argument("--memory-one", type=float, help=argparse.SUPPRESS)
+    ap.add_argument("--dedup-one", type=int, default=-1, help=argparse.SUPPRESS)
     ns = ap.parse_args()
     if ns.one is not None:
         return solve_one(ns)
@@ -289,6 +309,13 @@ def main() -> int:
         sys.exit(f"tail_memory: --memory {ns.memory!r}: not MB, comma-separated")
     if not memories or any(not 0 < m <= 1e9 for m in memories) or ns.stride < 1 or ns.parallel < 1:
         sys.exit("tail_memory: --memory (MB > 0), --stride and --parallel must be positive")
+    try:
+        dedups = [-1 if d.strip() == "auto" else int(d) for d in ns.dedup.split(",")]
+    except ValueError:
+        sys.exit(f"tail_memory: --dedup {ns.dedup!r}: not auto or scores, comma-separated")
+    if any(d < -1 for d in dedups):
+        sys.exit("tail_memory: --dedup: a score is 0 or more")
+    settings = [Setting(m, d) for m in memories for d in dedups]
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
     rows = read_table(ns.table)
     strata(rows, ns.tail, ns.slow, ns.stride, ns.rest_stride)
@@ -298,20 +325,41 @@ def main() -> int:
           f"{ns.min_score}; solving {len(solved)} ({sum(r.stratum == 'tail' for r in rows)} of the tail, "
           f"{sum(r.sampled and r.stratum == 'slow' for r in rows)} of the slow, "
           f"{sum(r.sampled and r.stratum == 'rest' for r in rows)} of the rest) at "
-          f"{', '.join(f'{m:g}' for m in memories)} MB, {ns.parallel} side by side; "
+          f"{'; '.join(map(str, settings))}, {ns.parallel} side by side; "
           f"load {os.getloadavg()[0]:.1f}", flush=True)
-    run_all(ns, rows, memories)
+    run_all(ns, rows, settings)
     recorded = sum(r.recorded for r in rows)
     print(f"# the shard as recorded: {cpu(recorded)}, the proof {cpu(recorded * total / len(rows))}")
-    for memory in memories:
-        e = estimate(rows, memory, total)
+    for setting in settings:
+        e = estimate(rows, setting, total)
         scale = total / len(rows)
         both = math.hypot(e.se_strata * scale, e.se_shard)
-        peak = max((r.runs[memory]["peak_mb"] for r in solved if memory in r.runs), default=0.0)
-        print(f"{memory:g} MB\tshard {cpu(e.shard)} ± {cpu(e.se_strata)} (the strata's samples)\tproof "
+        peak = max((r.runs[setting]["peak_mb"] for r in solved if setting in r.runs), default=0.0)
+        print(f"{setting}\tshard {cpu(e.shard)} ± {cpu(e.se_strata)} (the strata's samples)\tproof "
               f"{cpu(e.proof)} ± {cpu(both)} (of which the shard as a sample ± {cpu(e.se_shard)}, the "
               f"strata's samples ± {cpu(e.se_strata * scale)})\tpeak {peak:,.0f} MB")
+    for setting in settings[1:]:
+        print(paired(solved, settings[0], setting))
     return 0
+
+
+def paired(solved: list[Row], base: Setting, other: Setting) -> str:
+    """``other`` against ``base`` on the classes solved at both: the ratio of their
+    CPU sums with its standard error (a ratio estimator's), and the pairs' range."""
+    both = [r for r in solved if base in r.runs and other in r.runs]
+    x = [r.runs[base]["cpu"] for r in both]
+    y = [r.runs[other]["cpu"] for r in both]
+    if not both or sum(x) <= 0:
+        return f"{other} against {base}: no class solved at both"
+    ratio = sum(y) / sum(x)
+    n = len(both)
+    se = 0.0
+    if n > 1:
+        s2 = sum((yi - ratio * xi) ** 2 for xi, yi in zip(x, y)) / (n - 1)
+        se = math.sqrt(s2 / n) / (sum(x) / n)
+    each = sorted(yi / xi for xi, yi in zip(x, y) if xi > 0)
+    return (f"{other} against {base}: {ratio:.3f}x the CPU (standard error {se:.3f}) over {n} classes, "
+            f"pairs {each[0]:.2f}-{each[-1]:.2f}" if each else f"{other} against {base}: {ratio:.3f}x")
 
 
 def cpu(seconds: float) -> str:

@@ -164,15 +164,18 @@ def test_tail_memory(tmp_path: Path) -> None:
     table = tmp_path / "classes.tsv"
     table.write_text("class\tcpu_s\n" + "".join(f"{n}\t{i + 1}\n" for i, n in enumerate(names)))
     r = script("tail_memory.py", str(table), "--size", "2x2", "--min-score", "1", "--wordlist", str(words),
-               "--memory", "0.0001,2000", "--tail", "0.2", "--slow", "0.4", "--stride", "2", "--total", "21",
+               "--memory", "0.0001,2000", "--dedup", "auto", "--tail", "0.2", "--slow", "0.4", "--stride", "2", "--total", "21",
                cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     lines = [line.split("\t") for line in r.stdout.splitlines() if not line.startswith("#")]
     runs = [line for line in lines if len(line) == 12]
     # the 2 slowest classes (the tail) and every 2nd of the next 2, at each memory
     assert sorted((row[0], row[3]) for row in runs) == sorted(
-        (n, m) for n in (names[9], names[8], names[7]) for m in ("0.0001", "2000"))
+        (n, m) for n in (names[9], names[8], names[7]) for m in ("0.0001 MB", "2000 MB"))
     assert {row[2] for row in runs} == {"tail", "slow"}
     priced = [line[0] for line in lines if len(line) == 4]
     assert priced == ["0.0001 MB", "2000 MB"]
     assert all("proof" in line[2] and "±" in line[2] for line in lines if len(line) == 4)
+    # the second setting against the first, class by class
+    assert any(line[0].startswith("2000 MB against 0.0001 MB: ") and "over 3 classes" in line[0]
+               for line in lines), r.stdout
