@@ -2,7 +2,8 @@
 
     python benchmarks/bnb_classes.py CLASSFILE --size CxR --min-score S
         [--switch-score N | --switch RATIO] [--wordlist W] [--rule R] [--only I,J]
-        [--split-mb MB] [--split-again-mb MB] [--split-deep-mb MB] [--unshared-parts] [--share-mb MB] [--dedup-score D --dedup-level L]
+        [--worker-memory MB] [--split-mb MB] [--split-again-mb MB] [--split-deep-mb MB] [--unshared-parts]
+        [--share-mb MB] [--dedup-score D --dedup-level L]
 
 CLASSFILE has one class a line, one letter set per cell, column-major,
 separated by spaces (the format ``boggle-opt bound`` reads); a second
@@ -141,6 +142,10 @@ def main() -> int:
     ap.add_argument("--key-pass-words", type=int, default=0,
                     help="key words (8 bytes) one pass of the sorted build may hold, its sort's "
                          "copy included (default: the kernel's)")
+    ap.add_argument("--worker-memory", type=float, default=0,
+                    help="the memory thresholds of a proof's worker of this many MB (run's "
+                         "--worker-memory; default: the kernel's own, a 2000 MB worker's); the "
+                         "options below override single thresholds")
     ap.add_argument("--split-mb", type=float, default=-1,
                     help="solve a class whose tree's arena estimate is above this one letter of its "
                          "first branching cell at a time (0: never; default: the solver's)")
@@ -199,6 +204,10 @@ def main() -> int:
         solver.order_by_class = False
     if ns.key_pass_words:
         solver.builder.key_pass_words = ns.key_pass_words
+    if ns.worker_memory > 0:
+        from boggle_opt.proofs.memory import fit_memory
+
+        fit_memory(solver, ns.worker_memory)
     solver.dedup_score = ns.dedup_score
     solver.dedup_level = ns.dedup_level
     if ns.split_mb >= 0:
@@ -221,6 +230,8 @@ def main() -> int:
     switch = f"switch score {ns.switch_score}" if ns.switch_score else f"switch {ns.switch}x"
     if ns.fixed_order:
         switch += "; fixed cell order"
+    if ns.worker_memory > 0:
+        switch += f"; a {ns.worker_memory:g} MB worker's thresholds"
     if ns.dedup_score >= 0:
         switch += f"; dedup from {ns.dedup_score} at level {ns.dedup_level}+" if ns.dedup_score else "; no dedup"
     print(f"# {ns.classfile.name}: {len(picked)} of {len(classes)} classes, {ns.size}, "

@@ -179,3 +179,21 @@ def test_tail_memory(tmp_path: Path) -> None:
     # the second setting against the first, class by class
     assert any(line[0].startswith("2000 MB against 0.0001 MB: ") and "over 3 classes" in line[0]
                for line in lines), r.stdout
+
+
+@pytest.mark.slow  # two processes, each loading the kernel and the default list
+def test_bnb_classes_worker_memory(tmp_path: Path) -> None:
+    """benchmarks/bnb_classes.py --worker-memory: a class solved with a tiny
+    worker's thresholds (split a letter at a time) finds what the default finds."""
+    classes = tmp_path / "classes.txt"
+    classes.write_text("aeiou rst lnd aeiou st e rst aeiou lnd\n")
+    runs = [script("bnb_classes.py", str(classes), "--size", "3x3", "--min-score", "10", "--wordlist", "default",
+                   "--no-huge-pages", *extra, cwd=tmp_path) for extra in ([], ["--worker-memory", "0.01"])]
+    for r in runs:
+        assert r.returncode == 0, r.stderr
+    assert "a 0.01 MB worker's thresholds" in runs[1].stdout and "worker's thresholds" not in runs[0].stdout
+    rows = [[line.split("\t") for line in r.stdout.splitlines() if line.startswith("0\t")][0] for r in runs]
+    assert rows[0][13:15] == rows[1][13:15]  # the same candidates and boards
+    # the tiny worker split the class and shared its families; the default did neither
+    assert "subclasses" in rows[1][15] and "shared" in rows[1][15], rows[1]
+    assert "subclasses" not in rows[0][15] and "shared" not in rows[0][15], rows[0]
