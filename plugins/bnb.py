@@ -135,8 +135,8 @@ class BranchAndBound(SearcherBase["BranchAndBound.Options"]):
             metadata={"help": "memory of one worker in MB (run --worker-memory MB): the kernel shares "
                       "a big class's repeated subtrees, solves a bigger one a letter of a cell at a "
                       "time, and builds in passes, at thresholds in proportion to it, so a class "
-                      f"peaks at about half of it (default {DEFAULT_WORKER_MB:g}: 4x4 classes under "
-                      "1 GB); the boards found never depend on it"},
+                      f"peaks under it (default {DEFAULT_WORKER_MB:g}: 4x4 classes under 1 GB; give "
+                      "what a core has, e.g. 4000); the boards found never depend on it"},
         )
         climb_seconds: float = field(
             default=5.0, metadata={"help": "length of the hill climb that sets a missing min-score"}

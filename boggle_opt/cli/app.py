@@ -458,7 +458,8 @@ def _add_run_parser(sub: Any) -> None:
         help="bnb: solve shard K of N only (every N-th class), with a --min-score N all N share; verify "
              "all N run files together (the same as -o shard K/N; docs/campaigns.md)",
     )
-    add_worker_memory(run, "bnb: -o worker-memory MB, the memory of one worker (default 2000): the "
+    add_worker_memory(run, "bnb: -o worker-memory MB, the memory of one worker (default 1000; give "
+                           "what a core has, e.g. 4000): the "
                            "kernel's sharing, splitting and building in passes scale with it, the boards "
                            "found do not (docs/campaigns.md)")
     add_constraint_options(run)

@@ -93,7 +93,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--shards", type=positive_int, metavar="N",
                    help="plan the proof as N shards (run --shard K/N): each shard's CPU, wall "
                         "time and memory, and the lines that submit them")
-    add_worker_memory(p, "memory of one worker in MB (default 2000), as the proof's run --worker-memory: "
+    add_worker_memory(p, "memory of one worker in MB (default 1000), as the proof's run --worker-memory: "
                          "the sample is solved with the kernel's sharing and splitting for it, and the "
                          "split and shard lines keep every task within it (the same as -o worker-memory MB)")
     p.add_argument("--seed", type=seed, default=1, help="seed of the sample (default 1)")

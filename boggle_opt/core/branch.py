@@ -31,18 +31,19 @@ from .trie import PackedTrie, popcount26, tile_bit
 # The de-duplicating force (build_forced) by default: on boards of at least
 # DEDUP_MIN_CELLS cells, once a tree forced at level DEDUP_LEVEL or deeper
 # still bounds at least DEDUP_PCT percent of the switch to the orderly bound
-# and DEDUP_CUTOFF_PCT percent of the cutoff (4x4 at 3500, switch 8000:
-# 20000). A de-duplicated build costs 0.1-2 s against milliseconds for a
+# and DEDUP_CUTOFF_PCT percent of the cutoff (4x4 at 3500: 19985, the 20000
+# measured). A de-duplicated build costs 0.1-2 s against milliseconds for a
 # merge, so it pays only where the tree below is big: measured (details in
 # docs/benchmarks.md) 3.6x faster on a hard 4x4 subclass, and a loss on
-# every 3x4 sample class, whose trees are small. 20000 against 14000 (175%)
+# every 3x4 sample class, whose trees are small. 20000 against 14000 (400%)
 # on 9 of the 4x4 proof's slowest classes: 0.87x their CPU (pairs 0.77-1.01;
 # most of 14000's builds, a level deeper, cost more than the merges they
-# saved), the anchor samples the same; 11375 was slower still.
+# saved), the anchor samples the same; 11375 was slower, and none at all
+# 1.45x on the slowest class.
 DEDUP_MIN_CELLS: Final[i64] = 16
 DEDUP_LEVEL: Final[i64] = 2
-DEDUP_PCT: Final[i64] = 250
-DEDUP_CUTOFF_PCT: Final[i64] = 400
+DEDUP_PCT: Final[i64] = 175
+DEDUP_CUTOFF_PCT: Final[i64] = 571
 # A class whose tree would need an arena of more than this many words (the
 # builder's estimate from its path count, 14 words a path; 4 bytes a word)
 # is solved one letter of its first cell with several letters at a time:

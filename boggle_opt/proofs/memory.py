@@ -8,12 +8,15 @@ is solved one letter of a cell at a time (``ClassSolver.split_words``, and on
 build keeps at most so many paths' keys or records at once
 (``TreeBuilder.key_pass_words``, ``pass_paths``: a build past them counts
 its paths and builds in passes, and a de-duplicated forced build past them
-falls back to merging). Each threshold was measured for workers of
-``DEFAULT_WORKER_MB`` (4x4 classes then peak under 1 GB, half of it: the
-rest is headroom for the worker's base, the run's main process and classes
-whose peak is above their estimate's usual ratio; docs/benchmarks.md), so
-each scales in proportion to the worker's memory: at the default they are the
-kernel's own, word for word. None of them changes which boards a class
+falls back to merging). The kernel's own thresholds keep every 4x4 class
+measured under 1 GB, the worker's base included (906 MB at most over the
+4x4 proof's first hundredth, 673 classes; docs/benchmarks.md): they are a
+worker's of ``DEFAULT_WORKER_MB``, 1000 MB, and each scales in proportion
+to the worker's memory, so a worker of 2 or 4 GB keeps more of a big tree
+whole and shares and splits less. At the default they are the kernel's
+own, word for word. (They were once a 2000 MB worker's, a class aiming at
+half of it: a 1 GB worker then shared classes that fit it whole, the 4x4
+anchor sample's of 370-670 MB, for 1.25x their CPU.) None of them changes which boards a class
 yields (the proof does not depend on it); a split class's root bound may be
 lower than its whole tree's where cells of one letter come first in its
 order, so verify compares root bounds only at the run's own memory.
@@ -26,10 +29,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..core.branch import ClassSolver
 
-#: the worker memory (MB) the kernel's thresholds were measured for (issue
-#: 45: cluster workers of 2 GB a core, every 4x4 class under 1 GB); plan's and
-#: bnb's default
-DEFAULT_WORKER_MB: float = 2000  # (an int: a default run file records and shows 2000)
+#: the worker memory (MB) the kernel's own thresholds fit (every 4x4 class
+#: measured under 1 GB, issue 45; the 1 GB-a-vCPU shapes, issue 79); plan's
+#: and bnb's default, safe wherever a core has 1 GB
+DEFAULT_WORKER_MB: float = 1000  # (an int: a default run file records and shows 1000)
 
 
 def scaled(words: int, worker_mb: float) -> int:

@@ -21,7 +21,7 @@ RULE="${RULE:-standard}"
 # words of this many letters or more, if not the rule's own minimum (plan prints it when given)
 MIN_LETTERS="${MIN_LETTERS:-}"
 MIN_SCORE="${MIN_SCORE:-3500}"
-# MB of memory a worker has, if not bnb's default 2000 (plan prints it when given); a
+# MB of memory a worker has, if not bnb's default 1000 (plan prints it when given); a
 # requeued task keeps the one its run file records
 WORKER_MEMORY="${WORKER_MEMORY:-}"
 OUT="${OUT:-proof}"
