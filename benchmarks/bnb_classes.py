@@ -144,7 +144,7 @@ def main() -> int:
                          "copy included (default: the kernel's)")
     ap.add_argument("--worker-memory", type=float, default=0,
                     help="the memory thresholds of a proof's worker of this many MB (run's "
-                         "--worker-memory; default: the kernel's own, a 2000 MB worker's); the "
+                         "--worker-memory; default: the kernel's own, a 1000 MB worker's); the "
                          "options below override single thresholds")
     ap.add_argument("--split-mb", type=float, default=-1,
                     help="solve a class whose tree's arena estimate is above this one letter of its "

@@ -357,9 +357,9 @@ def paired(solved: list[Row], base: Setting, other: Setting) -> str:
     if n > 1:
         s2 = sum((yi - ratio * xi) ** 2 for xi, yi in zip(x, y)) / (n - 1)
         se = math.sqrt(s2 / n) / (sum(x) / n)
-    each = sorted(yi / xi for xi, yi in zip(x, y) if xi > 0)
+    each = sorted(yi / xi for xi, yi in zip(x, y) if xi > 0)  # not empty: sum(x) > 0
     return (f"{other} against {base}: {ratio:.3f}x the CPU (standard error {se:.3f}) over {n} classes, "
-            f"pairs {each[0]:.2f}-{each[-1]:.2f}" if each else f"{other} against {base}: {ratio:.3f}x")
+            f"pairs {each[0]:.2f}-{each[-1]:.2f}")
 
 
 def cpu(seconds: float) -> str:
