@@ -2,7 +2,7 @@
 
     python benchmarks/bnb_classes.py CLASSFILE --size CxR --min-score S
         [--switch-score N | --switch RATIO] [--wordlist W] [--rule R] [--only I,J]
-        [--worker-memory MB] [--split-mb MB] [--split-again-mb MB] [--split-deep-mb MB] [--unshared-parts]
+        [--worker-memory MB] [--memory-way share|split] [--split-mb MB] [--split-again-mb MB] [--split-deep-mb MB] [--unshared-parts]
         [--share-mb MB] [--dedup-score D --dedup-level L]
 
 CLASSFILE has one class a line, one letter set per cell, column-major,
@@ -146,6 +146,9 @@ def main() -> int:
                     help="the memory thresholds of a proof's worker of this many MB (run's "
                          "--worker-memory; default: the kernel's own, a 1000 MB worker's); the "
                          "options below override single thresholds")
+    ap.add_argument("--memory-way", choices=("share", "split"), default="share",
+                    help="how a big class stays within it (proofs/memory.py's "
+                         "WAYS: share, the kernel's own, or split: never share, split where it would)")
     ap.add_argument("--split-mb", type=float, default=-1,
                     help="solve a class whose tree's arena estimate is above this one letter of its "
                          "first branching cell at a time (0: never; default: the solver's)")
@@ -204,10 +207,10 @@ def main() -> int:
         solver.order_by_class = False
     if ns.key_pass_words:
         solver.builder.key_pass_words = ns.key_pass_words
-    if ns.worker_memory > 0:
-        from boggle_opt.proofs.memory import fit_memory
+    if ns.worker_memory > 0 or ns.memory_way != "share":
+        from boggle_opt.proofs.memory import DEFAULT_WORKER_MB, fit_memory
 
-        fit_memory(solver, ns.worker_memory)
+        fit_memory(solver, ns.worker_memory or DEFAULT_WORKER_MB, ns.memory_way)
     solver.dedup_score = ns.dedup_score
     solver.dedup_level = ns.dedup_level
     if ns.split_mb >= 0:
@@ -232,6 +235,8 @@ def main() -> int:
         switch += "; fixed cell order"
     if ns.worker_memory > 0:
         switch += f"; a {ns.worker_memory:g} MB worker's thresholds"
+    if ns.memory_way != "share":
+        switch += f"; the {ns.memory_way} way"
     if ns.dedup_score >= 0:
         switch += f"; dedup from {ns.dedup_score} at level {ns.dedup_level}+" if ns.dedup_score else "; no dedup"
     print(f"# {ns.classfile.name}: {len(picked)} of {len(classes)} classes, {ns.size}, "

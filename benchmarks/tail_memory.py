@@ -1,9 +1,10 @@
 """The tail of a shard at several worker memories: what a proof costs where
 each worker has 1, 2 or 4 GB (issue 79, part 1), and at several
-de-duplication thresholds (part 2).
+de-duplication thresholds and ways of staying within the memory (part 2).
 
     python benchmarks/tail_memory.py CLASSES_TSV --size 4x4 --min-score 3500
-        [--memory 1000,2000,4000] [--dedup auto,20000] [--wordlist enable2k] [--rule standard]
+        [--memory 1000,2000,4000] [--dedup auto,20000] [--way share,split]
+        [--wordlist enable2k] [--rule standard]
         [--tail 0.01] [--slow 0.10] [--stride 6] [--rest-stride 0] [--parallel 2]
         [--total N] [--no-huge-pages]
 
@@ -21,7 +22,10 @@ by every K-th too (default: not solved; their recorded times stand as they
 are). Each class is solved at every **setting**: each ``--memory`` (MB, bnb's
 ``--worker-memory``) with each ``--dedup`` (the bound from which a forced
 tree is built again de-duplicated: ``auto``, the kernel's own choice, or a
-score; 0 never), one class at one setting a process, as a proof's worker
+score; 0 never) with each ``--way`` of staying within the memory
+(``share``, the kernel's own: a big tree shares its repeated families;
+``split``: never share, solve a class past the share threshold one letter of
+a cell at a time; ``proofs/memory.py``'s ``WAYS``), one class at one setting a process, as a proof's worker
 solves it (``ClassContext``: the kernel's thresholds for that memory, huge
 pages as a worker's, candidates re-scored), ``--parallel`` processes side by
 side: the settings of one class run in a row, two at a time, in an order
@@ -64,13 +68,16 @@ from bnb_classes import class_peak_mb, peak_mb, reset_class_peak, start_as_a_wor
 
 @dataclass(frozen=True, order=True)
 class Setting:
-    """A worker's memory (MB) and the de-duplication threshold (-1: the kernel's choice)."""
+    """A worker's memory (MB), the de-duplication threshold (-1: the kernel's
+    choice) and the way a big class stays within the memory."""
 
     memory: float
     dedup: int = -1
+    way: str = "share"
 
     def __str__(self) -> str:
-        return f"{self.memory:g} MB" + (f", dedup {self.dedup}" if self.dedup >= 0 else "")
+        return (f"{self.memory:g} MB" + (f", dedup {self.dedup}" if self.dedup >= 0 else "")
+                + (f", {self.way}" if self.way != "share" else ""))
 
 
 @dataclass
@@ -123,13 +130,14 @@ def strata(rows: list[Row], tail: float, slow: float, stride: int, rest_stride: 
 
 
 def solve_one(ns: argparse.Namespace) -> int:
-    """Solve class ``ns.one`` at ``ns.memory_one`` MB (and ``ns.dedup_one``)
+    """Solve class ``ns.one`` at ``ns.memory_one`` MB (``ns.dedup_one``, ``ns.way_one``)
     as a proof's worker does and print one JSON line of what it took."""
     start_as_a_worker(ns.no_huge_pages)
     from boggle_opt.boards import size_geometry
     from boggle_opt.core.pages import trim_heap
     from boggle_opt.plugins.bnb import BranchAndBound
     from boggle_opt.proofs.class_tasks import ClassContext, ClassTask, TrieTiles, parse_class_name
+    from boggle_opt.proofs.memory import fit_memory
     from boggle_opt.registry.dictionaries import load_dictionary
 
     geometry = size_geometry(ns.size)
@@ -140,6 +148,7 @@ def solve_one(ns: argparse.Namespace) -> int:
     context = ClassContext(d.keys, d.points, geometry.cols, geometry.rows, buckets, ns.min_score,
                            switch_pct, switch_score, 0, 0.0, TrieTiles.of(d.trie), ns.memory_one)
     context.solver.dedup_score = ns.dedup_one
+    fit_memory(context.solver, ns.memory_one, ns.way_one)
     cls = parse_class_name(ns.one)
     if len(cls) != geometry.n:
         print(json.dumps({"error": f"class {ns.one!r} is not of size {ns.size}"}))
@@ -152,7 +161,7 @@ def solve_one(ns: argparse.Namespace) -> int:
     result = context.run(ClassTask(cls))
     solver = context.solver
     print(json.dumps({
-        "class": ns.one, "memory": ns.memory_one, "dedup": ns.dedup_one, "cpu": round(result.cpu, 3),
+        "class": ns.one, "memory": ns.memory_one, "dedup": ns.dedup_one, "way": ns.way_one, "cpu": round(result.cpu, 3),
         "peak_mb": round(class_peak_mb() if own else peak_mb(), 1), "setup_mb": round(setup_mb, 1),
         "arena_mb": round(result.arena_mb, 1), "nodes": result.nodes, "root_bound": result.root_bound,
         "subclasses": result.subclasses, "shared": result.shared, "dedups": int(solver.dedups),
@@ -180,6 +189,7 @@ def command(ns: argparse.Namespace, row: Row, setting: Setting) -> list[str]:
     return [sys.executable, str(Path(__file__).resolve()), str(ns.table), "--size", ns.size,
             "--min-score", str(ns.min_score), "--wordlist", ns.wordlist, "--rule", ns.rule,
             "--one", row.name, "--memory-one", repr(setting.memory), "--dedup-one", str(setting.dedup),
+            "--way-one", setting.way,
             *(["--no-huge-pages"] if ns.no_huge_pages else [])]
 
 
@@ -288,6 +298,9 @@ def main() -> int:
     ap.add_argument("--dedup", default="auto",
                     help="de-duplication thresholds, comma-separated: auto (the kernel's choice), "
                          "a score, 0 for never (default auto); each is solved at each memory")
+    ap.add_argument("--way", default="share",
+                    help="ways a big class stays within the memory, comma-separated: share (the "
+                         "kernel's own) and split (default share); each is solved at each memory")
     ap.add_argument("--tail", type=float, default=0.01, help="the slowest share solved whole (default 0.01)")
     ap.add_argument("--slow", type=float, default=0.10, help="the slowest share sampled (default 0.10)")
     ap.add_argument("--stride", type=int, default=6, help="every K-th of the slow classes past the tail (default 6)")
@@ -300,6 +313,7 @@ def main() -> int:
     ap.add_argument("--one", help=argparse.SUPPRESS)  # a worker: this class only
     ap.add_argument("--memory-one", type=float, help=argparse.SUPPRESS)
     ap.add_argument("--dedup-one", type=int, default=-1, help=argparse.SUPPRESS)
+    ap.add_argument("--way-one", default="share", help=argparse.SUPPRESS)
     ns = ap.parse_args()
     if ns.one is not None:
         return solve_one(ns)
@@ -315,7 +329,12 @@ def main() -> int:
         sys.exit(f"tail_memory: --dedup {ns.dedup!r}: not auto or scores, comma-separated")
     if any(d < -1 for d in dedups):
         sys.exit("tail_memory: --dedup: a score is 0 or more")
-    settings = [Setting(m, d) for m in memories for d in dedups]
+    from boggle_opt.proofs.memory import WAYS
+
+    ways = [w.strip() for w in ns.way.split(",")]
+    if not ways or any(w not in WAYS for w in ways):
+        sys.exit(f"tail_memory: --way {ns.way!r}: not {' or '.join(WAYS)}, comma-separated")
+    settings = [Setting(m, d, w) for m in memories for d in dedups for w in ways]
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
     rows = read_table(ns.table)
     strata(rows, ns.tail, ns.slow, ns.stride, ns.rest_stride)

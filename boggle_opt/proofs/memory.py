@@ -34,6 +34,15 @@ if TYPE_CHECKING:
 #: and bnb's default, safe wherever a core has 1 GB
 DEFAULT_WORKER_MB: float = 1000  # (an int: a default run file records and shows 1000)
 
+#: how a big class stays within the worker: ``share`` (the kernel's own: a
+#: tree estimated big shares its families; splitting only past that) or
+#: ``split`` (issue 79, part 2, the research line's #190: never share; a
+#: class estimated past the share threshold is solved one letter of a cell
+#: at a time instead, and a part still past it one letter of its next cell,
+#: as deep as it takes). For measurement (benchmarks' ``--way``); a run's
+#: workers share.
+WAYS: tuple[str, ...] = ("share", "split")
+
 
 def scaled(words: int, worker_mb: float) -> int:
     """A threshold measured at ``DEFAULT_WORKER_MB`` for a worker of
@@ -44,9 +53,12 @@ def scaled(words: int, worker_mb: float) -> int:
     return max(1, int(words * worker_mb / DEFAULT_WORKER_MB))
 
 
-def fit_memory(solver: ClassSolver, worker_mb: float) -> None:
+def fit_memory(solver: ClassSolver, worker_mb: float, way: str = "share") -> None:
     """Set a fresh ``solver``'s memory thresholds for a worker of ``worker_mb``
-    MB (at ``DEFAULT_WORKER_MB``: as the kernel sets them itself)."""
+    MB (at ``DEFAULT_WORKER_MB`` and ``share``: as the kernel sets them
+    itself), staying within it the ``way`` given (``WAYS``)."""
+    if way not in WAYS:
+        raise ValueError(f"way {way!r}: not one of {', '.join(WAYS)}")
     # the kernel is imported here, not above: bnb registers with this module's
     # default, and a command that never solves a class must not load the kernel
     from ..core.branch import (
@@ -59,7 +71,15 @@ def fit_memory(solver: ClassSolver, worker_mb: float) -> None:
     # boards under 16 cells never split twice (0: off, at any memory)
     solver.split_again_words = scaled(SPLIT_AGAIN_WORDS_BIG, worker_mb) if big else 0
     solver.split_deep_words = scaled(SPLIT_DEEP_WORDS_BIG, worker_mb) if big else 0
+    solver.share_parts = big
     builder = solver.builder
     builder.share_words = scaled(SHARE_ARENA_WORDS, worker_mb)
     builder.key_pass_words = scaled(KEY_PASS_WORDS, worker_mb)
     builder.pass_paths = scaled(PASS_PATHS, worker_mb)
+    if way == "split":
+        # where the kernel would share, split; every part of every size may
+        # split again (its own thresholds split 3x4 classes only past 4 GB)
+        limit = scaled(SHARE_ARENA_WORDS, worker_mb)
+        solver.split_words = solver.split_again_words = solver.split_deep_words = limit
+        solver.share_parts = False
+        builder.share_words = -1  # never

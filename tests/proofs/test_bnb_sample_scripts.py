@@ -153,8 +153,8 @@ def test_shard_report(tmp_path: Path, run_cli: Callable[..., subprocess.Complete
 @pytest.mark.slow  # six processes, each loading the kernel and a word list
 def test_tail_memory(tmp_path: Path) -> None:
     """benchmarks/tail_memory.py on a 2x2 table of made-up times and a made-up
-    word list: each picked class solved at each memory in a process of its
-    own, the same boards at each, and the proof priced at each."""
+    word list: each picked class solved at each memory and way in a process
+    of its own, the same boards at each, and the proof priced at each."""
     from boggle_opt.proofs.board_classes import ClassSpace, class_name
 
     words = tmp_path / "words.txt"
@@ -164,21 +164,24 @@ def test_tail_memory(tmp_path: Path) -> None:
     table = tmp_path / "classes.tsv"
     table.write_text("class\tcpu_s\n" + "".join(f"{n}\t{i + 1}\n" for i, n in enumerate(names)))
     r = script("tail_memory.py", str(table), "--size", "2x2", "--min-score", "1", "--wordlist", str(words),
-               "--memory", "0.0001,2000", "--dedup", "auto", "--tail", "0.2", "--slow", "0.4", "--stride", "2", "--total", "21",
+               "--memory", "0.0001,2000", "--dedup", "auto", "--way", "share,split", "--tail", "0.2", "--slow", "0.4", "--stride", "2", "--total", "21",
                cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     lines = [line.split("\t") for line in r.stdout.splitlines() if not line.startswith("#")]
     runs = [line for line in lines if len(line) == 12]
     # the 2 slowest classes (the tail) and every 2nd of the next 2, at each memory
+    settings = ["0.0001 MB", "0.0001 MB, split", "2000 MB", "2000 MB, split"]
     assert sorted((row[0], row[3]) for row in runs) == sorted(
-        (n, m) for n in (names[9], names[8], names[7]) for m in ("0.0001 MB", "2000 MB"))
+        (n, m) for n in (names[9], names[8], names[7]) for m in settings)
     assert {row[2] for row in runs} == {"tail", "slow"}
     priced = [line[0] for line in lines if len(line) == 4]
-    assert priced == ["0.0001 MB", "2000 MB"]
+    assert priced == settings
     assert all("proof" in line[2] and "±" in line[2] for line in lines if len(line) == 4)
     # the second setting against the first, class by class
     assert any(line[0].startswith("2000 MB against 0.0001 MB: ") and "over 3 classes" in line[0]
                for line in lines), r.stdout
+    bad = script("tail_memory.py", str(table), "--size", "2x2", "--min-score", "1", "--way", "spill", cwd=tmp_path)
+    assert bad.returncode != 0 and "--way 'spill': not share or split" in bad.stderr
 
 
 @pytest.mark.slow  # two processes, each loading the kernel and the default list
@@ -188,7 +191,8 @@ def test_bnb_classes_worker_memory(tmp_path: Path) -> None:
     classes = tmp_path / "classes.txt"
     classes.write_text("aeiou rst lnd aeiou st e rst aeiou lnd\n")
     runs = [script("bnb_classes.py", str(classes), "--size", "3x3", "--min-score", "10", "--wordlist", "default",
-                   "--no-huge-pages", *extra, cwd=tmp_path) for extra in ([], ["--worker-memory", "0.01"])]
+                   "--no-huge-pages", *extra, cwd=tmp_path)
+            for extra in ([], ["--worker-memory", "0.01"], ["--worker-memory", "0.01", "--memory-way", "split"])]
     for r in runs:
         assert r.returncode == 0, r.stderr
     assert "a 0.01 MB worker's thresholds" in runs[1].stdout and "worker's thresholds" not in runs[0].stdout
@@ -197,3 +201,6 @@ def test_bnb_classes_worker_memory(tmp_path: Path) -> None:
     # the tiny worker split the class and shared its families; the default did neither
     assert "subclasses" in rows[1][15] and "shared" in rows[1][15], rows[1]
     assert "subclasses" not in rows[0][15] and "shared" not in rows[0][15], rows[0]
+    # the split way: the same boards, split and never shared
+    assert "the split way" in runs[2].stdout and rows[2][13:15] == rows[0][13:15]
+    assert "subclasses" in rows[2][15] and "shared" not in rows[2][15], rows[2]

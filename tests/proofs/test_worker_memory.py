@@ -20,7 +20,7 @@ from boggle_opt.core.branch import ClassSolver
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary.dictionary import Dictionary
 from boggle_opt.proofs.class_tasks import ClassContext, ClassTask
-from boggle_opt.proofs.memory import DEFAULT_WORKER_MB, fit_memory
+from boggle_opt.proofs.memory import DEFAULT_WORKER_MB, fit_memory, WAYS
 from boggle_opt.registry.registries import Registries
 from boggle_opt.runs.run import RunSpec
 
@@ -93,6 +93,35 @@ def test_a_tiny_worker_shares_and_splits_and_finds_the_same_boards(
         shared += small_worker.shared
         boards += len(whole.boards)
     assert split and shared and boards
+
+
+def test_the_split_way_never_shares_and_finds_the_same_boards(
+    small: tuple[dict[bytes, int], Dictionary]  # noqa: F811
+) -> None:
+    """``split`` (issue 79, part 2): where a tiny worker's kernel shares, it
+    splits instead, as deep as it takes, and the boards are the same."""
+    _, d = small
+    buckets = [["ae", "lnrq", "ist"]] * 6
+    args: tuple[Any, ...] = (d.keys, d.points, 2, 3, buckets, 20, 150, 0)
+    default = ClassContext(*args)
+    tiny = ClassContext(*args, worker_mb=0.01)
+    fit_memory(tiny.solver, 0.01, "split")
+    assert tiny.solver.builder.share_words < 0 and not tiny.solver.share_parts
+    rng = random.Random(5)
+    split = deep = 0
+    for _ in range(12):
+        task = ClassTask(tuple(rng.randrange(3) for _ in range(6)))
+        whole, small_worker = default.run(task), tiny.run(task)
+        assert sorted(small_worker.boards) == sorted(whole.boards), task
+        assert not small_worker.shared
+        split += small_worker.subclasses > 0
+        deep += small_worker.subclasses > 4  # more parts than the first branching cell has letters
+    assert split and deep
+    # and the kernel's own way again, as the same solver was before
+    fit_memory(tiny.solver, DEFAULT_WORKER_MB, WAYS[0])
+    assert thresholds(tiny.solver) == thresholds(default.solver) and tiny.solver.share_parts == default.solver.share_parts
+    with pytest.raises(ValueError, match="not one of share, split"):
+        fit_memory(tiny.solver, DEFAULT_WORKER_MB, "spill")
 
 
 @pytest.fixture(scope="module")
