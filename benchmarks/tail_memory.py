@@ -270,21 +270,26 @@ def estimate(rows: list[Row], setting: Setting, total: int) -> Estimate:
             shard += recorded
             per_class += [r.recorded for r in group]
             continue
-        x = [r.recorded for r in sampled]
-        y = [r.runs[setting]["cpu"] for r in sampled]
-        ratio = sum(y) / sum(x)
+        ratio, s2 = ratio_estimator([r.recorded for r in sampled], [r.runs[setting]["cpu"] for r in sampled])
         shard += ratio * recorded
         per_class += [r.runs[setting]["cpu"] if id(r) in measured else ratio * r.recorded for r in group]
         n, big = len(sampled), len(group)
-        if n > 1:
-            residuals = [yi - ratio * xi for xi, yi in zip(x, y)]
-            s2 = sum(e * e for e in residuals) / (n - 1)
-            var += big * big * (1 - n / big) * s2 / n  # the ratio estimator's, as a total
+        var += big * big * (1 - n / big) * s2 / n  # the ratio estimator's, as a total
     n = len(per_class)
     mean = sum(per_class) / n
     s2 = sum((c - mean) ** 2 for c in per_class) / (n - 1) if n > 1 else 0.0
     se_shard = total * math.sqrt(s2 / n * max(0.0, 1 - n / total))
     return Estimate(shard, math.sqrt(var), se_shard, shard * total / n)
+
+
+def ratio_estimator(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
+    """The ratio of ``y``'s sum to ``x``'s (``x``'s sum > 0) and its residuals'
+    variance (0 for one pair): a ratio estimator's, from which its standard
+    error follows."""
+    ratio = sum(y) / sum(x)
+    n = len(x)
+    s2 = sum((yi - ratio * xi) ** 2 for xi, yi in zip(x, y)) / (n - 1) if n > 1 else 0.0
+    return ratio, s2
 
 
 def main() -> int:
@@ -370,12 +375,9 @@ def paired(solved: list[Row], base: Setting, other: Setting) -> str:
     y = [r.runs[other]["cpu"] for r in both]
     if not both or sum(x) <= 0:
         return f"{other} against {base}: no class solved at both"
-    ratio = sum(y) / sum(x)
+    ratio, s2 = ratio_estimator(x, y)
     n = len(both)
-    se = 0.0
-    if n > 1:
-        s2 = sum((yi - ratio * xi) ** 2 for xi, yi in zip(x, y)) / (n - 1)
-        se = math.sqrt(s2 / n) / (sum(x) / n)
+    se = math.sqrt(s2 / n) / (sum(x) / n)
     each = sorted(yi / xi for xi, yi in zip(x, y) if xi > 0)  # not empty: sum(x) > 0
     return (f"{other} against {base}: {ratio:.3f}x the CPU (standard error {se:.3f}) over {n} classes, "
             f"pairs {each[0]:.2f}-{each[-1]:.2f}")
