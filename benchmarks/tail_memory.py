@@ -44,6 +44,14 @@ the ratio its sample measured (a ratio estimator), and a stratum not
 sampled at its recorded CPU; with the standard errors of the shard as a
 sample of the proof and of each stratum's sample of the shard, and their
 sum. Run it on a quiet machine: the lead's, not CI's.
+
+With ``--record FILE`` each class's figures at each setting are appended to
+FILE as they come (a JSON line each, with the measurement they belong to:
+the table, size, list, rule and min score), and a class and setting FILE
+already holds is not solved again: a measurement of hours can stop (Ctrl-C,
+the end of a sitting) and go on later from FILE, on another machine, and
+its estimates are of every class recorded. A FILE of another measurement is
+refused.
 """
 
 from __future__ import annotations
@@ -193,12 +201,59 @@ def command(ns: argparse.Namespace, row: Row, setting: Setting) -> list[str]:
             *(["--no-huge-pages"] if ns.no_huge_pages else [])]
 
 
+def measurement(ns: argparse.Namespace) -> dict[str, Any]:
+    """What a ``--record`` file's lines must share: the same classes, solved the same way."""
+    return {"table": ns.table.name, "size": ns.size, "wordlist": ns.wordlist, "rule": ns.rule,
+            "min_score": ns.min_score}
+
+
+def read_record(path: Path, ns: argparse.Namespace, rows: list[Row]) -> int:
+    """The figures ``path`` holds, into ``rows``' runs; how many. Each line is
+    checked: a line of another measurement, or not a line this script
+    writes, stops the run in one line."""
+    if not path.exists():
+        return 0
+    want = measurement(ns)
+    by_name = {r.name: r for r in rows}
+    held = 0
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            got = json.loads(line)
+            setting = Setting(float(got["memory"]), int(got["dedup"]), str(got.get("way", "share")))
+            float(got["cpu"]), float(got["peak_mb"]), str(got["boards"])
+            ok = got["measurement"] == want and got["class"] in by_name
+        except (ValueError, KeyError, TypeError):
+            sys.exit(f"tail_memory: {path} line {number}: not a line of --record")
+        if not ok:
+            sys.exit(f"tail_memory: {path} line {number}: of another measurement (its table, size, list, "
+                     f"rule or min score differ, or its class is not in {ns.table.name})")
+        by_name[got["class"]].runs[setting] = got
+        held += 1
+    return held
+
+
+def print_run(row: Row, setting: Setting, got: dict[str, Any], note: str = "") -> None:
+    print(f"{row.name}\t{row.recorded:.2f}\t{row.stratum}\t{setting}\t{got['cpu']:.2f}\t"
+          f"{got['peak_mb']:.0f}\t{got['arena_mb']:.0f}\t{got['subclasses']}\t{got['shared']}\t"
+          f"{got['build_s']}/{got['force_s']}/{got['bound_s']}\t{got['dedups']}\t{len(got['boards'].split())}"
+          + note, flush=True)
+
+
 def run_all(ns: argparse.Namespace, rows: list[Row], settings: Sequence[Setting]) -> None:
-    """Every job, ``ns.parallel`` processes at a time, each line printed as it ends."""
-    todo = jobs_in_order(rows, settings)
-    running: list[tuple[subprocess.Popen[str], Row, Setting]] = []
+    """Every job not yet recorded, ``ns.parallel`` processes at a time, each
+    line printed (and recorded) as it ends."""
     print("# class\trecorded s\tstratum\tsetting\tcpu s\tpeak MB\tarena MB\tsubclasses\tshared\t"
           "build/force/orderly s\tde-duplicated builds\tboards", flush=True)
+    todo = []
+    for row, setting in jobs_in_order(rows, settings):
+        if setting in row.runs:
+            print_run(row, setting, row.runs[setting], "\t(recorded)")
+            check_boards(row)
+        else:
+            todo.append((row, setting))
+    running: list[tuple[subprocess.Popen[str], Row, Setting]] = []
     try:
         while todo or running:
             while todo and len(running) < ns.parallel:
@@ -218,10 +273,10 @@ def run_all(ns: argparse.Namespace, rows: list[Row], settings: Sequence[Setting]
                 if "error" in got:
                     sys.exit(f"tail_memory: {got['error']}")
                 row.runs[setting] = got
-                print(f"{row.name}\t{row.recorded:.2f}\t{row.stratum}\t{setting}\t{got['cpu']:.2f}\t"
-                      f"{got['peak_mb']:.0f}\t{got['arena_mb']:.0f}\t{got['subclasses']}\t{got['shared']}\t"
-                      f"{got['build_s']}/{got['force_s']}/{got['bound_s']}\t{got['dedups']}\t{len(got['boards'].split())}",
-                      flush=True)
+                print_run(row, setting, got)
+                if ns.record:
+                    with ns.record.open("a", encoding="utf-8") as out:
+                        out.write(json.dumps({**got, "measurement": measurement(ns)}) + "\n")
                 check_boards(row)
     finally:
         for proc, _, _ in running:  # Ctrl-C: no process outlives the run
@@ -314,6 +369,9 @@ def main() -> int:
     ap.add_argument("--parallel", type=int, default=2, help="processes side by side (default 2)")
     ap.add_argument("--total", type=int, default=0,
                     help="the proof's classes (default: counted from the class space)")
+    ap.add_argument("--record", type=Path, default=None,
+                    help="append each class's figures at each setting to this file, and solve "
+                         "none it already holds (to go on later, elsewhere)")
     ap.add_argument("--no-huge-pages", action="store_true", help="as bnb_classes.py's")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # a worker: this class only
     ap.add_argument("--memory-one", type=float, help=argparse.SUPPRESS)
@@ -351,7 +409,13 @@ def main() -> int:
           f"{sum(r.sampled and r.stratum == 'rest' for r in rows)} of the rest) at "
           f"{'; '.join(map(str, settings))}, {ns.parallel} side by side; "
           f"load {os.getloadavg()[0]:.1f}", flush=True)
-    run_all(ns, rows, settings)
+    if ns.record:
+        held = read_record(ns.record, ns, rows)
+        print(f"# {ns.record}: {held} figures recorded before", flush=True)
+    try:
+        run_all(ns, rows, settings)
+    except KeyboardInterrupt:
+        sys.exit("tail_memory: stopped" + (f"; what was solved is in {ns.record}" if ns.record else ""))
     recorded = sum(r.recorded for r in rows)
     print(f"# the shard as recorded: {cpu(recorded)}, the proof {cpu(recorded * total / len(rows))}")
     for setting in settings:

@@ -182,6 +182,26 @@ def test_tail_memory(tmp_path: Path) -> None:
                for line in lines), r.stdout
     bad = script("tail_memory.py", str(table), "--size", "2x2", "--min-score", "1", "--way", "spill", cwd=tmp_path)
     assert bad.returncode != 0 and "--way 'spill': not share or split" in bad.stderr
+    # --record: figures appended as they come; a second run solves nothing
+    # again and prices the same; a file of another measurement is refused
+    record = tmp_path / "tail.jsonl"
+    again = [str(table), "--size", "2x2", "--min-score", "1", "--wordlist", str(words), "--memory", "0.0001,2000",
+             "--tail", "0.2", "--slow", "0.4", "--stride", "2", "--total", "21", "--record", str(record)]
+    first = script("tail_memory.py", *again, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert len(record.read_text().splitlines()) == 6 and "(recorded)" not in first.stdout
+    second = script("tail_memory.py", *again, cwd=tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert len(record.read_text().splitlines()) == 6 and second.stdout.count("(recorded)") == 6
+    assert "6 figures recorded before" in second.stdout
+
+    def prices(out: str) -> list[str]:
+        return [line for line in out.splitlines() if "\tshard " in line]
+
+    assert prices(second.stdout) == prices(first.stdout) and len(prices(first.stdout)) == 2
+    other = script("tail_memory.py", *again[:4], "2", *again[5:], cwd=tmp_path)
+    assert other.returncode != 0 and "of another measurement" in other.stderr
+    assert len(record.read_text().splitlines()) == 6
 
 
 @pytest.mark.slow  # two processes, each loading the kernel and the default list
