@@ -47,7 +47,7 @@ from boggle_opt.proofs.board_classes import (
 )
 from boggle_opt import BoggleOptError
 from boggle_opt.proofs.shards import parse_shard, shard_classes
-from boggle_opt.proofs.memory import DEFAULT_WORKER_MB
+from boggle_opt.proofs.memory import DEFAULT_WORKER_MB, MAX_WORKER_MB
 from boggle_opt.proofs.switch import DEFAULT_SWITCH, SWITCH_RATIOS
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.runs.fingerprints import kernel_version
@@ -66,8 +66,6 @@ if TYPE_CHECKING:
 RECORD_KIND = "bnb"
 #: the kernel multiplies switch x 100 by the min score in 64-bit integers
 MAX_SWITCH = 1e6
-#: the memory thresholds scale with worker-memory in 64-bit integers (a petabyte)
-MAX_WORKER_MB = 1e9
 #: sizes with at most this many classes are solved biggest first by the cost
 #: model: 4x4's default partition, 67,257 classes, costed in about 0.5 s of a
 #: proof of hundreds of CPU-hours (the model's rank correlation with 4x4

@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import defaults
 from ..core.errors import BoggleOptError
+from ..proofs.memory import MAX_WORKER_MB
 from ..searching.options import INT_MAX
 
 #: seeds are numpy's: whole numbers from 0 (a run file records the one used)
@@ -98,8 +99,11 @@ def _finite_positive(text: str, expected: str, unit: str) -> float:
 
 
 def megabytes(text: str) -> float:
-    """A memory in MB: a finite number > 0."""
-    return _finite_positive(text, "a number of MB", "MB")
+    """A worker's memory in MB: a number > 0 and at most ``MAX_WORKER_MB``."""
+    value = _finite_positive(text, "a number of MB", "MB")
+    if value > MAX_WORKER_MB:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_WORKER_MB:,.0f} MB (a petabyte), got {text[:40]}")
+    return value
 
 
 def add_worker_memory(parser: argparse.ArgumentParser, help: str) -> None:

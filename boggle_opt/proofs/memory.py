@@ -43,14 +43,22 @@ DEFAULT_WORKER_MB: float = 1000  # (an int: a default run file records and shows
 #: workers share.
 WAYS: tuple[str, ...] = ("share", "split")
 
+#: the most memory (MB) a worker may be given: a petabyte (bnb's
+#: ``worker-memory``, every ``--worker-memory``)
+MAX_WORKER_MB: float = 1e9
+#: the largest threshold: the kernel's are 64-bit integers, and a worker big
+#: enough to reach it shares, splits and passes nothing anyway
+MAX_WORDS: int = 1 << 62
+
 
 def scaled(words: int, worker_mb: float) -> int:
     """A threshold measured at ``DEFAULT_WORKER_MB`` for a worker of
     ``worker_mb``: in proportion, at least 1 (0 would mean "every class" to
-    the builder's sharing and "never" to a split)."""
+    the builder's sharing and "never" to a split), at most ``MAX_WORDS``."""
     if worker_mb == DEFAULT_WORKER_MB:
         return words  # exactly the kernel's own
-    return max(1, int(words * worker_mb / DEFAULT_WORKER_MB))
+    value = words * (worker_mb / DEFAULT_WORKER_MB)
+    return MAX_WORDS if not value < MAX_WORDS else max(1, int(value))  # (inf and nan: the most)
 
 
 def fit_memory(solver: ClassSolver, worker_mb: float, way: str = "share") -> None:

@@ -20,7 +20,7 @@ from boggle_opt.core.branch import ClassSolver
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary.dictionary import Dictionary
 from boggle_opt.proofs.class_tasks import ClassContext, ClassTask
-from boggle_opt.proofs.memory import DEFAULT_WORKER_MB, fit_memory, WAYS
+from boggle_opt.proofs.memory import DEFAULT_WORKER_MB, fit_memory, MAX_WORDS, WAYS
 from boggle_opt.registry.registries import Registries
 from boggle_opt.runs.run import RunSpec
 
@@ -72,6 +72,27 @@ def test_the_default_memory_is_the_kernels_own_thresholds(
     assert thresholds(fitted) == tuple(t // 2 for t in thresholds(own))
     fit_memory(fitted, 1e-9)  # never 0, which would mean "share every class" or "never split"
     assert thresholds(fitted) == tuple(min(t, 1) for t in thresholds(own))
+    for huge in (2.0 ** 63, 1e300):  # the kernel's thresholds are 64-bit: at most MAX_WORDS, never an overflow
+        for way in WAYS:
+            fit_memory(fitted, huge, way)
+            assert max(thresholds(fitted)) == MAX_WORDS
+
+
+def test_more_than_a_petabyte_is_one_line_everywhere(run_cli: Run, tmp_path: Path, proof: list[str]) -> None:
+    """Every --worker-memory, verify's too, takes at most MAX_WORKER_MB (a
+    petabyte), as bnb's option does: verify once gave a traceback (the
+    kernel's thresholds are 64-bit)."""
+    out = tmp_path / "run.jsonl"
+    r = run_cli(*proof, "--worker-memory", "1e9", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    v = run_cli("verify", str(out), "--recheck", "all", "--budget", "0.01", "--worker-memory", "1e9")
+    assert v.returncode == 0, v.stdout + v.stderr
+    huge = "9223372036854775807"
+    for args in ([*proof, "--worker-memory", huge], [*proof, "-o", "worker-memory", huge],
+                 ["verify", str(out), "--recheck", "all", "--worker-memory", huge],
+                 ["plan", "--size", "2x2", "--wordlist", proof[proof.index("--wordlist") + 1], "--min-score", "1",
+                  "--worker-memory", huge]):
+        assert_one_line_error(run_cli(*args), "worker-memory", "at most 1,000,000,000 MB")
 
 
 def test_a_tiny_worker_shares_and_splits_and_finds_the_same_boards(
