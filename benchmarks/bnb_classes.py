@@ -118,6 +118,8 @@ def start_as_a_worker(no_huge_pages: bool) -> None:
 
 
 def main() -> int:
+    from boggle_opt.proofs.memory import WAYS  # (no kernel: it loads only where a class is solved)
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("classfile", type=Path)
     ap.add_argument("--size", required=True, help="CxR, e.g. 3x4")
@@ -146,7 +148,7 @@ def main() -> int:
                     help="the memory thresholds of a proof's worker of this many MB (run's "
                          "--worker-memory; default: the kernel's own, a 1000 MB worker's); the "
                          "options below override single thresholds")
-    ap.add_argument("--memory-way", choices=("share", "split"), default="share",
+    ap.add_argument("--memory-way", choices=WAYS, default=WAYS[0],
                     help="how a big class stays within it (proofs/memory.py's "
                          "WAYS: share, the kernel's own, or split: never share, split where it would)")
     ap.add_argument("--split-mb", type=float, default=-1,
