@@ -147,6 +147,7 @@ def solve_one(ns: argparse.Namespace) -> int:
     from boggle_opt.proofs.class_tasks import ClassContext, ClassTask, TrieTiles, parse_class_name
     from boggle_opt.proofs.memory import fit_memory
     from boggle_opt.registry.dictionaries import load_dictionary
+    from boggle_opt.runs.fingerprints import kernel_version
 
     geometry = size_geometry(ns.size)
     d = load_dictionary(ns.wordlist, ns.rule)
@@ -175,6 +176,7 @@ def solve_one(ns: argparse.Namespace) -> int:
         "subclasses": result.subclasses, "shared": result.shared, "dedups": int(solver.dedups),
         "build_s": round(solver.build_cpu, 2), "force_s": round(solver.force_cpu, 2),
         "bound_s": round(solver.bound_cpu, 2),
+        "kernel": kernel_version(),  # the compiled core's source digest, as a run file's fingerprint has it
         # canonical, as the run file records them
         "boards": " ".join(f"{b}:{s}" for b, s in sorted({geometry.canonical(b): s for b, s in result.boards}.items())),
     }), flush=True)
@@ -379,7 +381,10 @@ def main() -> int:
     ap.add_argument("--way-one", default="share", help=argparse.SUPPRESS)
     ns = ap.parse_args()
     if ns.one is not None:
-        return solve_one(ns)
+        try:
+            return solve_one(ns)
+        except KeyboardInterrupt:  # Ctrl-C reaches the whole group: the driver says it once
+            return 130
     try:
         memories = [float(m) for m in ns.memory.split(",")]
     except ValueError:

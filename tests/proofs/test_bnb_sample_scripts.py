@@ -190,6 +190,10 @@ def test_tail_memory(tmp_path: Path) -> None:
     first = script("tail_memory.py", *again, cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert len(record.read_text().splitlines()) == 6 and "(recorded)" not in first.stdout
+    from boggle_opt.runs.fingerprints import kernel_version
+
+    # each figure names the kernel source it measured
+    assert {json.loads(line)["kernel"] for line in record.read_text().splitlines()} == {kernel_version()}
     second = script("tail_memory.py", *again, cwd=tmp_path)
     assert second.returncode == 0, second.stderr
     assert len(record.read_text().splitlines()) == 6 and second.stdout.count("(recorded)") == 6
