@@ -16,6 +16,7 @@ import pytest
 from boggle_opt.boards import size_geometry
 from boggle_opt.proofs.board_classes import count_classes
 from boggle_opt.proofs.class_tasks import label_buckets
+from boggle_opt.runs.fingerprints import kernel_version
 
 REPO = Path(__file__).resolve().parent.parent.parent
 BENCH = REPO / "benchmarks"
@@ -190,8 +191,6 @@ def test_tail_memory(tmp_path: Path) -> None:
     first = script("tail_memory.py", *again, cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert len(record.read_text().splitlines()) == 6 and "(recorded)" not in first.stdout
-    from boggle_opt.runs.fingerprints import kernel_version
-
     # each figure names the kernel source it measured
     assert {json.loads(line)["kernel"] for line in record.read_text().splitlines()} == {kernel_version()}
     second = script("tail_memory.py", *again, cwd=tmp_path)
