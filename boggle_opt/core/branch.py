@@ -46,12 +46,13 @@ DEDUP_PCT: Final[i64] = 175
 DEDUP_CUTOFF_PCT: Final[i64] = 571
 # A class whose tree would need an arena of more than this many words (the
 # builder's estimate from its path count, 14 words a path; 4 bytes a word)
-# is solved one letter of its first cell with several letters at a time:
-# 4 GB. Such a class shares its tree's repeated families (builder.py's
-# SHARE_ARENA_WORDS, 700 MB), which takes 3.2-3.4 words a path, so below this its
-# tree takes about 1 GB; the biggest measured, the best 4x4 board's class,
-# estimates 1.9 GB and peaks at about 1.1 GB whole. The per-letter solve
-# costs a build search per letter, so classes below this stay whole.
+# is solved in parts by the letters of its first cell with several letters
+# (as many letters a part as keep its estimate within the part limits
+# below; ``_solve_parts``): 4 GB. Such a class shares its tree's repeated
+# families (builder.py's SHARE_ARENA_WORDS, 700 MB), which takes 3.2-3.4
+# words a path, so below this its tree takes about 1 GB; the biggest measured, the best 4x4 board's class,
+# estimates 1.9 GB and peaks at about 1.1 GB whole. A solve in parts
+# costs a build search per part, so classes below this stay whole.
 SPLIT_ARENA_WORDS: Final[i64] = 1 << 30
 # From 16 cells, split from 1.9 GB of estimate instead, so that a 4x4 class
 # peaks under 1 GB (issue 45: cluster workers with 2 GB a core): of the 120
@@ -63,7 +64,7 @@ SPLIT_ARENA_WORDS: Final[i64] = 1 << 30
 SPLIT_MIN_CELLS: Final[i64] = 16
 SPLIT_ARENA_WORDS_BIG: Final[i64] = 475_000_000
 # A subclass of a split class whose estimate is still above this is split
-# again, one letter of its next position with several letters at a time
+# again, by the letters of its next position with several letters
 # (from SPLIT_MIN_CELLS cells; smaller boards never split twice): 1.4 GB;
 # and a part of such a subclass from SPLIT_DEEP_WORDS_BIG, 800 MB. Only the
 # densest classes split twice: the best 4x4 board's class with free corners
@@ -149,7 +150,7 @@ class ClassSolver:
     dedup_cpu: float  # their CPU seconds (in force_cpu too)
     dedup_seconds: float  # and their wall time
     # > 0: a class whose arena estimate exceeds this many words is solved as
-    # its subclasses, one letter of cell order[split_level] at a time (0: never)
+    # its subclasses by the letters of cell order[split_level] (0: never)
     split_words: i64
     # > 0: a subclass whose estimate exceeds this is split again (0: never),
     # and a part of a subclass split again from split_deep_words
@@ -293,14 +294,15 @@ class ClassSolver:
         if tree is not None:
             self._solve_tree(tree, cell_masks)
         else:
-            # Too big to build whole: solve it as its subclasses, one letter
-            # of the split cell each, reusing the arena, so the whole tree
-            # never exists and the peak is the biggest subclass's tree and
-            # its forcing. Every board is still found: the class is the
-            # disjoint union of these subclasses, and a subclass's tree,
-            # forced at the split level to its only letter, is the whole
-            # tree forced there to that letter (the same paths: those on
-            # the other letters are exactly the ones left out), so from
+            # Too big to build whole: solve it as its subclasses, by the
+            # letters of the split cell (one or several each), reusing the
+            # arena, so the whole tree never exists and the peak is the
+            # biggest subclass's tree and its forcing. Every board is still
+            # found: the class is the disjoint union of these subclasses,
+            # and a subclass's tree, forced at the split level to one of
+            # its letters, is the whole tree forced there to that letter
+            # (the same paths: those on the other letters are exactly the
+            # ones left out), so from
             # there the branching is the whole solve's. A subclass's root
             # bound is at least that forced bound (forcing merges choices:
             # a max of sums is at most the sum of maxes) and is a true bound
@@ -342,8 +344,10 @@ class ClassSolver:
             self.level_cpu[level] *= ratio
 
     def _solve_parts(self, sub: list[int], level: i64, top: bool) -> None:
-        """Solve the class ``sub`` one letter of cell ``order[level]`` at a
-        time (``sub`` is restored on return). A part whose arena estimate is
+        """Solve the class ``sub`` in parts by the letters of cell
+        ``order[level]``: one letter a part, or as many as keep a part's
+        estimate within the limit below (``sub`` is restored on return).
+        A part whose arena estimate is
         above ``split_again_words`` (a part of a part: ``split_deep_words``)
         is solved the same way at its next position with several letters: it
         is a class in its own right, the disjoint union of those parts, so
@@ -358,30 +362,65 @@ class ClassSolver:
         limit = 0
         if after < self.n:
             limit = self.split_again_words if top else self.split_deep_words
+        # Letters whose subclasses together stay within the limit are one
+        # part: every part builds again the paths that miss this cell, so
+        # fewer parts build less (five 4x4 classes split at 1 GB, six
+        # parts each one vowel at a time, in 2-3 parts instead: builds
+        # 0.58x, the classes 0.89-0.95x; docs/benchmarks.md). A part is
+        # forced at this cell to each of its letters, which gives the whole
+        # tree's forced trees, as a one-letter part's root does. Without a
+        # limit (no later cell to split a part at), one letter a part, as
+        # the limit was set for.
+        groups = [int(bit) for bit in self._letters(full)]
+        if limit > 0:
+            groups = self.builder.letter_groups(level, full, min(limit, self.split_words))
+        # Where the class's counts give each part's (a split at the first
+        # position), a part is built from them at once: not tried in one
+        # pass first and searched again to count, two searches of a big
+        # part's paths that the refused class's build already made.
+        exact = self.builder.exact_parts(level)
+        counts = self.builder.path_counts() if exact else vec[i64]()
         m = full
-        while m != 0:
-            bit: i64 = m & -m
-            m ^= bit
-            sub[cell] = int(bit)
+        for group in groups:
+            m ^= group
+            sub[cell] = group
             if self.poll is not None:
                 self.poll()
-            part = self._build(sub, limit)
+            if exact:
+                self.builder.part_counts(counts, level, group)
+            part = self._build(sub, limit, exact)
             if part is None:
                 self._solve_parts(sub, after, False)
             else:
                 self.subclasses += 1
                 self._solve_tree(part, sub)
+            if self.unfinished != 0:
+                # the deadline passed between this part's own letters (its
+                # tree branches at split_level): they, and the parts left
+                self.unfinished |= m
+                break
             if top and m != 0 and self.deadline > 0.0 and time.perf_counter() > self.deadline:
                 self.unfinished = m  # as the whole solve stops at split_level
                 break
         sub[cell] = int(full)
 
-    def _build(self, cell_masks: list[int], max_words: i64) -> Tree | None:
+    def _letters(self, mask: i64) -> list[i64]:
+        """The bits of ``mask``, lowest first."""
+        out: list[i64] = []
+        m = mask
+        while m != 0:
+            bit: i64 = m & -m
+            m ^= bit
+            out.append(bit)
+        return out
+
+    def _build(self, cell_masks: list[int], max_words: i64, counted: bool = False) -> Tree | None:
         """The class's tree in the solver's arena, or None if its arena
-        estimate is above ``max_words`` (> 0); statistics added up."""
+        estimate is above ``max_words`` (> 0); statistics added up. With
+        ``counted``, its paths are counted already (``build_within``)."""
         t0 = time.perf_counter()
         c0 = time.process_time()
-        tree = self.builder.build_within(cell_masks, self.tree, max_words)
+        tree = self.builder.build_within(cell_masks, self.tree, max_words, counted)
         self.build_seconds += time.perf_counter() - t0
         self.build_cpu += time.process_time() - c0
         if tree is None:

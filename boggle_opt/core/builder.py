@@ -375,7 +375,9 @@ class TreeBuilder:
         assert tree is not None
         return tree
 
-    def build_within(self, cell_masks: list[int], into: Tree | None, max_words: i64) -> Tree | None:
+    def build_within(
+        self, cell_masks: list[int], into: Tree | None, max_words: i64, counted: bool = False,
+    ) -> Tree | None:
         """The orderly tree of the class with letters ``cell_masks[cell]``
         (bit k = letter a+k) at each cell. With ``into``, that tree's arena is
         reused (the tree it held is overwritten).
@@ -396,7 +398,12 @@ class TreeBuilder:
 
         With ``max_words`` > 0, a class whose counted paths need an arena of
         more than that many words (``need``) is not built: None (a caller
-        can then build it in parts)."""
+        can then build it in parts).
+
+        With ``counted``, the caller has set this class's path counts
+        (``paths_at``, as the counting search sets them; ``part_counts``):
+        the class is built in counted passes at once, neither tried in one
+        pass nor searched to count its paths."""
         n = self.n
         self.need = 0
         if len(cell_masks) != n:
@@ -425,16 +432,17 @@ class TreeBuilder:
         self._reset_passes()
         if self.share_all:
             self.fams.on = True
-        # most classes are small: one pass over every position, given up
-        # once its records outgrow a pass's budget
-        whole = self._pass(tree, 0, n - 1, 0, self._budget())
-        if whole >= 0:
-            return self._finish(tree, nodes + whole)
-        for i in range(TILE_ROOM * n):
-            self.paths_at[i] = 0
-        self.counting = True
-        self._search(0, (1 << n) - 1, 0)
-        self.counting = False
+        if not counted:
+            # most classes are small: one pass over every position, given up
+            # once its records outgrow a pass's budget
+            whole = self._pass(tree, 0, n - 1, 0, self._budget())
+            if whole >= 0:
+                return self._finish(tree, nodes + whole)
+            for i in range(TILE_ROOM * n):
+                self.paths_at[i] = 0
+            self.counting = True
+            self._search(0, (1 << n) - 1, 0)
+            self.counting = False
         paths_total: i64 = 0
         # a pass takes at least one letter, so the busiest letter sets the
         # records' size: passes may fill up to that at no cost in memory
@@ -537,6 +545,75 @@ class TreeBuilder:
         self.st[ST_ALL_WORDS] = 0
         self.skip = 0
         return out
+
+    def path_counts(self) -> vec[i64]:
+        """A copy of the path counts of the class whose build was just
+        refused for its estimate (``build_within`` returned None)."""
+        out = vec[i64]([0] * (TILE_ROOM * self.n))
+        for i in range(TILE_ROOM * self.n):
+            out[i] = self.paths_at[i]
+        return out
+
+    def exact_parts(self, p: i64) -> bool:
+        """Whether the refused class's counts give its parts' by the letters
+        of position ``p`` exactly (``part_counts``): no path starts before
+        ``p``, so every path on ``p`` starts there (``p`` = 0 always)."""
+        for q in range(p):
+            if self._paths_from(q) != 0:
+                return False
+        return True
+
+    def part_counts(self, counts: vec[i64], p: i64, letters: i64) -> None:
+        """Set ``paths_at`` to the counts of the part of the refused class
+        (``counts``, from ``path_counts()``) with only ``letters`` at position
+        ``p``, where ``exact_parts(p)``: the paths that start at ``p`` on
+        its other letters are the ones the part leaves out."""
+        for i in range(TILE_ROOM * self.n):
+            self.paths_at[i] = counts[i]
+        for letter in range(TILE_ROOM):
+            if ((letters >> letter) & 1) == 0:
+                self.paths_at[p * TILE_ROOM + letter] = 0
+
+    def letter_groups(self, p: i64, mask: i64, max_words: i64) -> list[int]:
+        """The letters ``mask`` of position ``p`` of the class whose build was
+        just refused for its estimate (``build_within`` returned None, its
+        paths counted), in groups each of whose subclasses (the class with
+        only those letters at ``p``) estimates at most ``max_words`` arena
+        words, as ``build_within`` estimates: as few groups as first fit,
+        the busiest letters first, finds (in the order of their lowest
+        letters). A subclass's estimate counts the paths that start at ``p``
+        with its letters and every path that does not start at ``p``, so it
+        is at least the estimate ``build_within`` makes of it. A letter
+        that alone estimates more is a group of its own."""
+        per_path = ARENA_WORDS_PER_PATH if self.n >= 16 else ARENA_WORDS_PER_PATH_SMALL
+        total: i64 = 0
+        for i in range(TILE_ROOM * self.n):
+            total += self.paths_at[i]
+        common = total - self._paths_from(p)
+        room = (max_words - 64 * self.n) // per_path - common  # paths of p's letters a group may hold
+        letters: list[tuple[int, int]] = []
+        m = mask
+        while m != 0:
+            bit: i64 = m & -m
+            m ^= bit
+            letters.append((-int(self.paths_at[p * TILE_ROOM + popcount26(bit - 1)]), int(bit)))
+        letters.sort()
+        groups: list[int] = []
+        held: list[int] = []
+        for neg, one in letters:
+            paths = -neg
+            placed = False
+            for g in range(len(groups)):
+                if held[g] + paths <= room:
+                    groups[g] |= one
+                    held[g] += paths
+                    placed = True
+                    break
+            if not placed:
+                groups.append(one)
+                held.append(paths)
+        groups.sort(key=lambda g: g & -g)  # lowest letter first, as one letter a part goes
+        return groups
 
     def _reset_passes(self) -> None:
         """Forget the last build's root family, shared leaves and families."""

@@ -3,7 +3,7 @@
 The kernel trades CPU for memory in a few places: a tree estimated big
 shares its repeated families (``TreeBuilder.share_words``: slower builds and
 forcing, a third to a quarter of the memory), a class estimated bigger still
-is solved one letter of a cell at a time (``ClassSolver.split_words``, and on
+is solved in parts by the letters of a cell (``ClassSolver.split_words``, and on
 16 cells its parts again: ``split_again_words``, ``split_deep_words``), and a
 build keeps at most so many paths' keys or records at once
 (``TreeBuilder.key_pass_words``, ``pass_paths``: a build past them counts

@@ -237,3 +237,74 @@ def test_poll_is_called_while_a_tree_is_built(
     expected = built()
     assert _polled(solver, built)[0] == expected
     assert built() == expected
+
+
+@pytest.mark.parametrize("size", [(3, 3), (3, 4)])
+def test_split_letters_grouped_within_the_limit(
+    core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary], size: tuple[int, int]
+) -> None:
+    """A part may hold several letters of the split cell where its estimate
+    stays within the part limit: a class just past the split threshold is
+    solved in fewer parts than its split cell has letters, with the whole
+    solve's boards and root bound."""
+    if core.kind == "pure":
+        pytest.skip("plain Python is slow here; the brute-force test covers the split")
+    _, d = small
+    n = size[0] * size[1]
+    whole, split = solvers(core, d, size)
+    rng = random.Random(5)
+    grouped = 0
+    for _ in range(6):
+        masks = [letter_mask(s) for s in random_class(rng, n, "aeilnrst")]
+        split.split_words = 1
+        split.split_again_words = 0
+        split.solve(masks, 10)  # (takes the class's cell order)
+        # the whole class's estimate, counted (its build refused)
+        assert split.builder.build_within(masks, None, 1) is None or split.builder.need == 0
+        need = split.builder.need
+        letters = bin(masks[split.order[split.split_level]]).count("1")
+        if need == 0 or letters < 3:
+            continue  # built in one pass: never split
+        # just under the whole: every part of all letters but one fits
+        split.split_words = need - 1
+        split.split_again_words = need - 1
+        for cutoff in (10, 40):
+            boards = split.solve(masks, cutoff)
+            assert sorted(boards) == sorted(whole.solve(masks, cutoff)), masks
+            assert 1 < split.subclasses < letters
+            if split.split_level == 0:
+                assert split.root_bound == whole.root_bound
+        grouped += 1
+    assert grouped > 0
+
+
+def test_grouped_split_deadline_leaves_the_letters_not_solved(
+    core: types.SimpleNamespace, small: tuple[dict[bytes, int], Dictionary]
+) -> None:
+    """A deadline already past stops a part of several letters between
+    them: the letters left are the rest of that part's and every other
+    part's, and the boards returned are those of the one letter solved."""
+    _, d = small
+    whole, split = solvers(core, d, (2, 3))
+    masks = [letter_mask(g) for g in ("aeio", "lnr", "st", "ae", "lnr", "st")]
+    split.solve(masks, 10, 100)  # (takes the class's cell order)
+    cell = split.order[split.split_level]
+    # a limit that makes two parts or more, the first of several letters
+    limit = 0
+    assert split.builder.build_within(masks, None, 1) is None
+    for words in range(split.builder.need - 1, 0, -1):
+        groups = split.builder.letter_groups(split.split_level, masks[cell], words)
+        if len(groups) > 1 and bin(groups[0]).count("1") > 1:
+            limit = words
+            break
+    assert limit > 0
+    split.split_words = limit
+    split.split_again_words = limit
+    boards = split.solve(masks, 10, 100, deadline=1e-9)
+    first = masks[cell] & -masks[cell]
+    assert split.subclasses == 1  # the first part, of several letters
+    assert split.unfinished == masks[cell] ^ first
+    sub = list(masks)
+    sub[cell] = first
+    assert sorted(boards) == sorted(whole.solve(sub, 10, 100))
+    assert boards
