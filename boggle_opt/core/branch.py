@@ -371,9 +371,7 @@ class ClassSolver:
         # tree's forced trees, as a one-letter part's root does. Without a
         # limit (no later cell to split a part at), one letter a part, as
         # the limit was set for.
-        groups = [int(bit) for bit in self._letters(full)]
-        if limit > 0:
-            groups = self.builder.letter_groups(level, full, min(limit, self.split_words))
+        groups = self.builder.letter_groups(level, full, min(limit, self.split_words) if limit > 0 else 0)
         # Where the class's counts give each part's (a split at the first
         # position), a part is built from them at once: not tried in one
         # pass first and searched again to count, two searches of a big
@@ -403,16 +401,6 @@ class ClassSolver:
                 self.unfinished = m  # as the whole solve stops at split_level
                 break
         sub[cell] = int(full)
-
-    def _letters(self, mask: i64) -> list[i64]:
-        """The bits of ``mask``, lowest first."""
-        out: list[i64] = []
-        m = mask
-        while m != 0:
-            bit: i64 = m & -m
-            m ^= bit
-            out.append(bit)
-        return out
 
     def _build(self, cell_masks: list[int], max_words: i64, counted: bool = False) -> Tree | None:
         """The class's tree in the solver's arena, or None if its arena

@@ -584,7 +584,8 @@ class TreeBuilder:
         letters). A subclass's estimate counts the paths that start at ``p``
         with its letters and every path that does not start at ``p``, so it
         is at least the estimate ``build_within`` makes of it. A letter
-        that alone estimates more is a group of its own."""
+        that alone estimates more is a group of its own (every letter, with
+        ``max_words`` 0)."""
         per_path = ARENA_WORDS_PER_PATH if self.n >= 16 else ARENA_WORDS_PER_PATH_SMALL
         total: i64 = 0
         for i in range(TILE_ROOM * self.n):
