@@ -50,9 +50,10 @@ DEDUP_CUTOFF_PCT: Final[i64] = 571
 # (as many letters a part as keep its estimate within the part limits
 # below; ``_solve_parts``): 4 GB. Such a class shares its tree's repeated
 # families (builder.py's SHARE_ARENA_WORDS, 700 MB), which takes 3.2-3.4
-# words a path, so below this its tree takes about 1 GB; the biggest measured, the best 4x4 board's class,
-# estimates 1.9 GB and peaks at about 1.1 GB whole. A solve in parts
-# costs a build search per part, so classes below this stay whole.
+# words a path, so below this its tree takes about 1 GB; the biggest
+# measured, the best 4x4 board's class, estimates 1.9 GB and peaks at about
+# 1.1 GB whole. A solve in parts costs a build search per part, so classes
+# below this stay whole.
 SPLIT_ARENA_WORDS: Final[i64] = 1 << 30
 # From 16 cells, split from 1.9 GB of estimate instead, so that a 4x4 class
 # peaks under 1 GB (issue 45: cluster workers with 2 GB a core): of the 120

@@ -586,7 +586,7 @@ class TreeBuilder:
         is at least the estimate ``build_within`` makes of it. A letter
         that alone estimates more is a group of its own (every letter, with
         ``max_words`` 0)."""
-        per_path = ARENA_WORDS_PER_PATH if self.n >= 16 else ARENA_WORDS_PER_PATH_SMALL
+        per_path = self._unshared_per_path()
         total: i64 = 0
         for i in range(TILE_ROOM * self.n):
             total += self.paths_at[i]
@@ -694,6 +694,11 @@ class TreeBuilder:
         """Arena words to set aside a path: the tree and its forcing."""
         if self.fams.on:
             return ARENA_WORDS_PER_PATH_SHARED
+        return self._unshared_per_path()
+
+    def _unshared_per_path(self) -> i64:
+        """Arena words a path of a tree that does not share its families:
+        what the estimates ``build_within`` compares with its limits take."""
         return ARENA_WORDS_PER_PATH if self.n >= 16 else ARENA_WORDS_PER_PATH_SMALL
 
     def _kept_per_path(self) -> i64:
