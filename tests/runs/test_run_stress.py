@@ -166,9 +166,11 @@ def test_sigterm_ends_a_two_worker_proof(
     out = tmp_path / "run.jsonl"
     proc = start(["run", *PROOF_3X3, "--jobs", "2", "--out", str(out), "--progress", "plain"],
                  cli_env, tmp_path, group=to_group)
-    # two finished classes, not the first board: a board comes with the first
-    # class that has one, which may be the only class finished (a CI flake)
-    wait_for(count_in(out, '"class": ', 2), proc, timeout=90)
+    # two finished classes, one of them with a board: the first two to finish
+    # may both have none (two workers race; a CI flake), and the first board
+    # alone may come with the only class finished (another)
+    classes, board = count_in(out, '"class": ', 2), count_in(out, '"boards": [["', 1)
+    wait_for(lambda: classes() and board(), proc, timeout=90)
     if to_group:
         os.killpg(proc.pid, signal.SIGTERM)
     else:
