@@ -79,6 +79,12 @@ KEEP_RECORDS: Final[i64] = RECORD_WORDS_PER_PATH * PASS_PATHS
 # and cost a test that forces de-duplicated builds everywhere 10%).
 KEY_PASS_WORDS: Final[i64] = 48_000_000
 KEEP_KEYS: Final[i64] = 1 << 20
+# A de-duplicated forced build's key buffers past KEEP_KEYS are given back
+# when it ends, and the next one's come anew: the system zeroes every page
+# of them again (a 4x4 tail class's 113 rebuilds spent 7% of its CPU in the
+# kernel's page zeroing, docs/benchmarks.md). A worker with memory to spare
+# keeps them from one forced build to the next, up to ``keep_forced`` words
+# each (``proofs/memory.py``); at 1 GB it keeps KEEP_KEYS, as before.
 # keys given back at a time as the tree takes them in (8 MB)
 RELEASE_KEYS: Final[i64] = 1 << 20
 # keys grown at a time within their room (2 MB)
@@ -220,6 +226,9 @@ class TreeBuilder:
     need: i64  # the last build's arena estimate (words), 0 if it took one pass
     release_every: i64  # a big pass's keys given back this many at a time (0: never)
     keys_released: i64  # keys given back so far (a statistic, for tests)
+    # a forced build's key buffers (keys, their words, uses, the sort's
+    # copies) of up to this many words each are kept for the next one
+    keep_forced: i64
     # called between the search's starts (a cell and letter each), before a
     # pass's sort and between the root's runs it writes, if set: as
     # ClassSolver.poll, so that a signal stops a big build (20 s on 4x4) at once
@@ -320,6 +329,7 @@ class TreeBuilder:
         self.share_all = False
         self.release_every = RELEASE_KEYS
         self.keys_released = 0
+        self.keep_forced = KEEP_KEYS
         self.word_bits = 0
         while (len(trie.nodes) >> self.word_bits) > 0:
             self.word_bits += 1
@@ -430,6 +440,12 @@ class TreeBuilder:
         tree.n = n
         nodes: i64 = 1  # the root
         self._reset_passes()
+        if len(self.keys) > KEEP_KEYS or len(self.tmp_keys) > 0:
+            # the last class's forced builds kept their keys (keep_forced):
+            # not beside this class's search and tree, which take their own
+            self.keys, self.vals, self.uses = vec[i64](), vec[i64](), vec[i64]()
+            self.tmp_keys, self.tmp_vals = vec[i64](), vec[i64]()
+            self.key_room = 0
         if self.share_all:
             self.fams.on = True
         if not counted:
@@ -673,7 +689,7 @@ class TreeBuilder:
             self.seen = vec[i64]([0] * 1024)
             self.n_seen = 0
             freed = True
-        if len(self.keys) > KEEP_KEYS:
+        if len(self.keys) > KEEP_KEYS and not self._keeps_keys():
             self.keys = vec[i64]()
             self.vals = vec[i64]()
             self.uses = vec[i64]()
@@ -689,6 +705,14 @@ class TreeBuilder:
             # took 10% longer, for 3 MB less on the 4x4 anchor sample)
             trim_heap()
         return tree
+
+    def _keeps_keys(self) -> bool:
+        """Whether this build, a forced one, keeps its key buffers for the
+        next (``keep_forced``) rather than giving them back."""
+        return (
+            self.skip > 0 and self.keep_forced > KEEP_KEYS
+            and max(len(self.keys), len(self.tmp_keys)) <= self.keep_forced
+        )
 
     def _arena_per_path(self) -> i64:
         """Arena words to set aside a path: the tree and its forcing."""
@@ -891,9 +915,10 @@ class TreeBuilder:
             self.keys, self.tmp_keys = self.tmp_keys, self.keys
             if not packed:
                 self.vals, self.tmp_vals = self.tmp_vals, self.vals
-        # the sort's copy is not needed while the tree is written
-        self.tmp_keys = vec[i64]()
-        self.tmp_vals = vec[i64]()
+        if not self._keeps_keys():
+            # the sort's copy is not needed while the tree is written
+            self.tmp_keys = vec[i64]()
+            self.tmp_vals = vec[i64]()
         st = self.st
         st[ST_SHIFT] = shift
         st[ST_WORD] = (1 << self.word_bits) - 1 if packed else -1
@@ -919,7 +944,7 @@ class TreeBuilder:
         # reads keys before its own), so that the tree's last runs are not
         # written beside all of them: the 4x4 anchor sample's biggest class
         # held about 180 MB of keys at the end of its build
-        every = self.release_every if len(keys) > KEEP_KEYS else 0
+        every = self.release_every if len(keys) > KEEP_KEYS and not self._keeps_keys() else 0
         released: i64 = 0
         while i < count:
             if every > 0 and i - released >= every:

@@ -8,7 +8,8 @@ is solved in parts by the letters of a cell (``ClassSolver.split_words``, and on
 build keeps at most so many paths' keys or records at once
 (``TreeBuilder.key_pass_words``, ``pass_paths``: a build past them counts
 its paths and builds in passes, and a de-duplicated forced build past them
-falls back to merging). The kernel's own thresholds keep every 4x4 class
+falls back to merging); a worker with memory past the default keeps a forced
+build's key buffers for the next, ``TreeBuilder.keep_forced``). The kernel's own thresholds keep every 4x4 class
 measured under 1 GB, the worker's base included (906 MB at most over the
 4x4 proof's first hundredth, 673 classes; docs/benchmarks.md): they are a
 worker's of ``DEFAULT_WORKER_MB``, 1000 MB, and each scales in proportion
@@ -72,7 +73,7 @@ def fit_memory(solver: ClassSolver, worker_mb: float, way: str = "share") -> Non
     from ..core.branch import (
         SPLIT_AGAIN_WORDS_BIG, SPLIT_ARENA_WORDS, SPLIT_ARENA_WORDS_BIG, SPLIT_DEEP_WORDS_BIG, SPLIT_MIN_CELLS,
     )
-    from ..core.builder import KEY_PASS_WORDS, PASS_PATHS, SHARE_ARENA_WORDS
+    from ..core.builder import KEEP_KEYS, KEY_PASS_WORDS, PASS_PATHS, SHARE_ARENA_WORDS
 
     big = solver.n >= SPLIT_MIN_CELLS
     solver.split_words = scaled(SPLIT_ARENA_WORDS_BIG if big else SPLIT_ARENA_WORDS, worker_mb)
@@ -84,6 +85,12 @@ def fit_memory(solver: ClassSolver, worker_mb: float, way: str = "share") -> Non
     builder.share_words = scaled(SHARE_ARENA_WORDS, worker_mb)
     builder.key_pass_words = scaled(KEY_PASS_WORDS, worker_mb)
     builder.pass_paths = scaled(PASS_PATHS, worker_mb)
+    # memory past the kernel's own worker keeps a forced build's key buffers
+    # for the next (TreeBuilder.keep_forced): each of at most an eighth of
+    # that spare memory (8-byte words), so its five stay within two thirds
+    # of it; a worker of 1 GB or less gives them back as the kernel does
+    keep = max(worker_mb - DEFAULT_WORKER_MB, 0.0) * 1e6 / 64
+    builder.keep_forced = MAX_WORDS if not keep < MAX_WORDS else max(KEEP_KEYS, int(keep))
     if way == "split":
         # where the kernel would share, split; every part of every size may
         # split again (its own thresholds split 3x4 classes only past 4 GB)

@@ -1,6 +1,8 @@
 """A big pass's sorted keys are given back to the system as the tree takes
 them in (TreeBuilder.release_every): the tree written is word for word the
-one written with every key kept."""
+one written with every key kept. A worker with memory to spare keeps a
+forced build's key buffers for the next (TreeBuilder.keep_forced): the
+solve is the same."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import numpy as np
 import pytest
 
 from boggle_opt.core.branch import ClassSolver
+from boggle_opt.core.builder import KEEP_KEYS
 from boggle_opt.core.geometry import Geometry
 from boggle_opt.dictionary.dictionary import Dictionary
 from boggle_opt.proofs.board_classes import letter_mask, parse_class
@@ -74,3 +77,25 @@ def test_keys_grow_without_their_room_where_address_space_is_short() -> None:
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+@pytest.mark.slow  # 5 s: two solves of a big 3x4 class
+def test_forced_builds_that_keep_their_keys_solve_the_same(dictionary: Callable[[str, str], Dictionary]) -> None:
+    # the same big 3x4 class, its trees rebuilt de-duplicated wherever they
+    # bound 4000 or more (7 rebuilds, the last of 1.26 million keys)
+    d = dictionary("enable2k", "standard")
+    geometry = Geometry(3, 4)
+    masks = [letter_mask(s) for s in parse_class(BIG_3X4, geometry)]
+    solves = []
+    for keep in (KEEP_KEYS, 1 << 40):
+        solver = ClassSolver(d.trie, geometry)
+        solver.dedup_score = 4000
+        solver.dedup_level = 0
+        solver.builder.keep_forced = keep
+        candidates = solver.solve(masks, 1500)
+        kept = len(solver.builder.keys)
+        assert (kept > KEEP_KEYS) == (keep > KEEP_KEYS), "the last forced build's keys were not kept"
+        solves.append((sorted(candidates), solver.dedups, solver.n_nodes, list(solver.level_bound),
+                       list(solver.level_words), solver.bounds))
+    assert solves[0][1] > 0
+    assert solves[1] == solves[0]

@@ -78,6 +78,26 @@ def test_the_default_memory_is_the_kernels_own_thresholds(
             assert max(thresholds(fitted)) == MAX_WORDS
 
 
+
+def test_memory_past_the_default_keeps_forced_builds_keys(
+    small: tuple[dict[bytes, int], Dictionary]  # noqa: F811
+) -> None:
+    """A worker of the default memory or less gives a forced build's big key
+    buffers back as the kernel does; past it, it keeps buffers of up to an
+    eighth of the memory past the default each."""
+    from boggle_opt.core.builder import KEEP_KEYS
+
+    _, d = small
+    fitted = ClassSolver(d.trie, Geometry(4, 4))
+    assert fitted.builder.keep_forced == KEEP_KEYS
+    fit_memory(fitted, 4000)
+    assert fitted.builder.keep_forced == 3000 * 10**6 // 64
+    for mb in (DEFAULT_WORKER_MB, DEFAULT_WORKER_MB / 2, 1e-9, 1001):
+        fit_memory(fitted, mb)
+        assert fitted.builder.keep_forced == KEEP_KEYS
+    fit_memory(fitted, 2.0 ** 63)
+    assert fitted.builder.keep_forced == MAX_WORDS
+
 def test_more_than_a_petabyte_is_one_line_everywhere(run_cli: Run, tmp_path: Path, proof: list[str]) -> None:
     """Every --worker-memory, verify's too, takes at most MAX_WORKER_MB (a
     petabyte), as bnb's option does: verify once gave a traceback (the
