@@ -8,10 +8,10 @@ is solved in parts by the letters of a cell (``ClassSolver.split_words``, and on
 build keeps at most so many paths' keys or records at once
 (``TreeBuilder.key_pass_words``, ``pass_paths``: a build past them counts
 its paths and builds in passes, and a de-duplicated forced build past them
-falls back to merging); a worker with memory past the default keeps a forced
-build's key buffers for the next, ``TreeBuilder.keep_forced``). The kernel's own thresholds keep every 4x4 class
-measured under 1 GB, the worker's base included (906 MB at most over the
-4x4 proof's first hundredth, 673 classes; docs/benchmarks.md): they are a
+falls back to merging), and a worker with memory past the default keeps a
+forced build's key buffers for the next (``TreeBuilder.keep_forced``). The
+kernel's own thresholds keep every 4x4 class measured under 1 GB, the
+worker's base included (906 MB at most over the 4x4 proof's first hundredth, 673 classes; docs/benchmarks.md): they are a
 worker's of ``DEFAULT_WORKER_MB``, 1000 MB, and each scales in proportion
 to the worker's memory, so a worker of 2 or 4 GB keeps more of a big tree
 whole and shares and splits less. At the default they are the kernel's
