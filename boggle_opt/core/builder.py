@@ -443,9 +443,8 @@ class TreeBuilder:
         if len(self.keys) > KEEP_KEYS or len(self.tmp_keys) > 0:
             # the last class's forced builds kept their keys (keep_forced):
             # not beside this class's search and tree, which take their own
-            self.keys, self.vals, self.uses = vec[i64](), vec[i64](), vec[i64]()
+            self._let_go_keys()
             self.tmp_keys, self.tmp_vals = vec[i64](), vec[i64]()
-            self.key_room = 0
         if self.share_all:
             self.fams.on = True
         if not counted:
@@ -690,10 +689,7 @@ class TreeBuilder:
             self.n_seen = 0
             freed = True
         if len(self.keys) > KEEP_KEYS and not self._keeps_keys():
-            self.keys = vec[i64]()
-            self.vals = vec[i64]()
-            self.uses = vec[i64]()
-            self.key_room = 0
+            self._let_go_keys()
             freed = True
         self.fams.clear()  # (a big table is let go for the forcing)
         if freed and self.skip == 0:
@@ -705,6 +701,13 @@ class TreeBuilder:
             # took 10% longer, for 3 MB less on the 4x4 anchor sample)
             trim_heap()
         return tree
+
+    def _let_go_keys(self) -> None:
+        """Give back the paths' keys, their words and uses, and their room."""
+        self.keys = vec[i64]()
+        self.vals = vec[i64]()
+        self.uses = vec[i64]()
+        self.key_room = 0
 
     def _keeps_keys(self) -> bool:
         """Whether this build, a forced one, keeps its key buffers for the
@@ -845,10 +848,7 @@ class TreeBuilder:
             # room up to its cap, untouched, so that the keys grow in place;
             # grown past their room they were copied, both copies resident
             # (a 3x4 class of 4.2 million paths held 83 MB of keys so)
-            self.keys = vec[i64]()
-            self.vals = vec[i64]()
-            self.uses = vec[i64]()
-            self.key_room = 0
+            self._let_go_keys()
             try:
                 keys = reserved64(cap)
                 vals = reserved64(cap)
