@@ -6,7 +6,7 @@ de-duplication thresholds and ways of staying within the memory (part 2).
         [--memory 1000,2000,4000] [--dedup auto,20000] [--way share,split]
         [--wordlist enable2k] [--rule standard]
         [--tail 0.01] [--slow 0.10] [--stride 6] [--rest-stride 0] [--parallel 2]
-        [--total N] [--no-huge-pages]
+        [--total N] [--no-huge-pages] [--baseline OLD_VENV/bin/python] [--record FILE]
 
 CLASSES_TSV is a shard's per-class table as ``benchmarks/shard_report.py
 --tsv`` writes it (``results/4x4-standard-enable2k/classes.tsv``: the first
@@ -45,6 +45,16 @@ sampled at its recorded CPU; with the standard errors of the shard as a
 sample of the proof and of each stratum's sample of the shard, and their
 sum. Run it on a quiet machine: the lead's, not CI's.
 
+With ``--baseline PYTHON`` each class is solved by the shard's own kernel
+too (an install of its commit, whose Python this is:
+``shard_kernel_one.py``), as the first setting, so that each class's
+settings run beside it; each setting's estimate is then printed a second
+time, read against the shard's record: each stratum's recorded CPU times
+the ratio its pairs measured (the tail's, over all of it). A re-solve's
+own figures carry the machine's speed that day (re-solves have run
+1.10-1.19x the shard's record at the same thresholds); the ratio to the
+same classes solved beside them by the shard's kernel does not.
+
 With ``--record FILE`` each class's figures at each setting are appended to
 FILE as they come (a JSON line each, with the measurement they belong to:
 the table, size, list, rule and min score), and a class and setting FILE
@@ -74,6 +84,10 @@ sys.path.insert(0, str(HERE))
 from bnb_classes import class_peak_mb, peak_mb, reset_class_peak, start_as_a_worker  # noqa: E402
 
 
+#: the way of the ``--baseline`` setting: the shard's own kernel, as its worker ran
+BASELINE = "baseline"
+
+
 @dataclass(frozen=True, order=True)
 class Setting:
     """A worker's memory (MB), the de-duplication threshold (-1: the kernel's
@@ -84,6 +98,8 @@ class Setting:
     way: str = "share"
 
     def __str__(self) -> str:
+        if self.way == BASELINE:
+            return "the shard's kernel"
         return (f"{self.memory:g} MB" + (f", dedup {self.dedup}" if self.dedup >= 0 else "")
                 + (f", {self.way}" if self.way != "share" else ""))
 
@@ -196,6 +212,9 @@ def jobs_in_order(rows: list[Row], settings: Sequence[Setting]) -> list[tuple[Ro
 
 
 def command(ns: argparse.Namespace, row: Row, setting: Setting) -> list[str]:
+    if setting.way == BASELINE:
+        return [ns.baseline, str(HERE / "shard_kernel_one.py"), row.name, "--size", ns.size,
+                "--min-score", str(ns.min_score), "--wordlist", ns.wordlist, "--rule", ns.rule]
     return [sys.executable, str(Path(__file__).resolve()), str(ns.table), "--size", ns.size,
             "--min-score", str(ns.min_score), "--wordlist", ns.wordlist, "--rule", ns.rule,
             "--one", row.name, "--memory-one", repr(setting.memory), "--dedup-one", str(setting.dedup),
@@ -339,6 +358,39 @@ def estimate(rows: list[Row], setting: Setting, total: int) -> Estimate:
     return Estimate(shard, math.sqrt(var), se_shard, shard * total / n)
 
 
+def against(rows: list[Row], setting: Setting, base: Setting, total: int) -> Estimate:
+    """The shard's and the whole proof's CPU at a setting read against the
+    shard's own record: each stratum's recorded CPU times the ratio of the
+    setting's CPU to the shard's kernel's, both measured side by side on its
+    sampled classes (the tail: all of them), so that the machine's speed
+    that day cancels. A stratum with no pair stands as recorded."""
+    shard = 0.0
+    var = 0.0
+    per_class: list[float] = []
+    for name in ("tail", "slow", "rest"):
+        group = [r for r in rows if r.stratum == name]
+        recorded = sum(r.recorded for r in group)
+        pairs = [r for r in group if r.sampled and setting in r.runs and base in r.runs]
+        if not group:
+            continue
+        if not pairs:
+            shard += recorded
+            per_class += [r.recorded for r in group]
+            continue
+        x = [r.runs[base]["cpu"] for r in pairs]
+        ratio, s2 = ratio_estimator(x, [r.runs[setting]["cpu"] for r in pairs])
+        shard += ratio * recorded
+        per_class += [ratio * r.recorded for r in group]
+        n, big = len(pairs), len(group)
+        mean_x = sum(x) / n
+        var += recorded * recorded * max(0.0, 1 - n / big) * s2 / n / (mean_x * mean_x)
+    n = len(per_class)
+    mean = sum(per_class) / n
+    s2 = sum((c - mean) ** 2 for c in per_class) / (n - 1) if n > 1 else 0.0
+    se_shard = total * math.sqrt(s2 / n * max(0.0, 1 - n / total))
+    return Estimate(shard, math.sqrt(var), se_shard, shard * total / n)
+
+
 def ratio_estimator(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
     """The ratio of ``y``'s sum to ``x``'s (``x``'s sum > 0) and its residuals'
     variance (0 for one pair): a ratio estimator's, from which its standard
@@ -375,6 +427,10 @@ def main() -> int:
                     help="append each class's figures at each setting to this file, and solve "
                          "none it already holds (to go on later, elsewhere)")
     ap.add_argument("--no-huge-pages", action="store_true", help="as bnb_classes.py's")
+    ap.add_argument("--baseline", default=None, metavar="PYTHON",
+                    help="also solve each class with the shard's own kernel, installed where this "
+                         "Python runs (shard_kernel_one.py), beside the settings, and estimate each "
+                         "setting against the shard's record through that ratio")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # a worker: this class only
     ap.add_argument("--memory-one", type=float, help=argparse.SUPPRESS)
     ap.add_argument("--dedup-one", type=int, default=-1, help=argparse.SUPPRESS)
@@ -403,6 +459,9 @@ def main() -> int:
     if not ways or any(w not in WAYS for w in ways):
         sys.exit(f"tail_memory: --way {ns.way!r}: not {' or '.join(WAYS)}, comma-separated")
     settings = [Setting(m, d, w) for m in memories for d in dedups for w in ways]
+    base = Setting(0.0, -1, BASELINE)
+    if ns.baseline:
+        settings = [base, *settings]
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))
     rows = read_table(ns.table)
     strata(rows, ns.tail, ns.slow, ns.stride, ns.rest_stride)
@@ -423,14 +482,20 @@ def main() -> int:
         sys.exit("tail_memory: stopped" + (f"; what was solved is in {ns.record}" if ns.record else ""))
     recorded = sum(r.recorded for r in rows)
     print(f"# the shard as recorded: {cpu(recorded)}, the proof {cpu(recorded * total / len(rows))}")
-    for setting in settings:
-        e = estimate(rows, setting, total)
-        scale = total / len(rows)
-        both = math.hypot(e.se_strata * scale, e.se_shard)
-        peak = max((r.runs[setting]["peak_mb"] for r in solved if setting in r.runs), default=0.0)
-        print(f"{setting}\tshard {cpu(e.shard)} ± {cpu(e.se_strata)} (the strata's samples)\tproof "
-              f"{cpu(e.proof)} ± {cpu(both)} (of which the shard as a sample ± {cpu(e.se_shard)}, the "
-              f"strata's samples ± {cpu(e.se_strata * scale)})\tpeak {peak:,.0f} MB")
+    reads = [("measured", estimate)]
+    if ns.baseline:
+        reads.append(("against the shard's record", lambda rows, s, total: against(rows, s, base, total)))
+    for how, read in reads:
+        for setting in settings:
+            if how != "measured" and setting == base:
+                continue
+            e = read(rows, setting, total)
+            scale = total / len(rows)
+            both = math.hypot(e.se_strata * scale, e.se_shard)
+            peak = max((r.runs[setting]["peak_mb"] for r in solved if setting in r.runs), default=0.0)
+            print(f"{setting}, {how}\tshard {cpu(e.shard)} ± {cpu(e.se_strata)} (the strata's samples)\t"
+                  f"proof {cpu(e.proof)} ± {cpu(both)} (of which the shard as a sample ± {cpu(e.se_shard)}, "
+                  f"the strata's samples ± {cpu(e.se_strata * scale)})\tpeak {peak:,.0f} MB")
     for setting in settings[1:]:
         print(paired(solved, settings[0], setting))
     return 0

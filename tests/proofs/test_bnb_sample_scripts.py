@@ -176,7 +176,7 @@ def test_tail_memory(tmp_path: Path) -> None:
         (n, m) for n in (names[9], names[8], names[7]) for m in settings)
     assert {row[2] for row in runs} == {"tail", "slow"}
     priced = [line[0] for line in lines if len(line) == 4]
-    assert priced == settings
+    assert priced == [f"{s}, measured" for s in settings]
     assert all("proof" in line[2] and "±" in line[2] for line in lines if len(line) == 4)
     # the second setting against the first, class by class
     assert any(line[0].startswith("2000 MB against 0.0001 MB: ") and "over 3 classes" in line[0]
@@ -205,6 +205,16 @@ def test_tail_memory(tmp_path: Path) -> None:
     other = script("tail_memory.py", *again[:4], "2", *again[5:], cwd=tmp_path)
     assert other.returncode != 0 and "of another measurement" in other.stderr
     assert len(record.read_text().splitlines()) == 6
+    # --baseline: each class solved by the shard's kernel too (here this
+    # install, through shard_kernel_one.py), and each setting read against it
+    base = script("tail_memory.py", *again[:-2], "--memory", "2000", "--baseline", sys.executable, cwd=tmp_path)
+    assert base.returncode == 0, base.stderr
+    lines = [line.split("\t") for line in base.stdout.splitlines() if not line.startswith("#")]
+    assert sorted(row[3] for row in lines if len(row) == 12) == ["2000 MB"] * 3 + ["the shard's kernel"] * 3
+    assert [line[0] for line in lines if len(line) == 4] == [
+        "the shard's kernel, measured", "2000 MB, measured", "2000 MB, against the shard's record"]
+    assert any(line[0].startswith("2000 MB against the shard's kernel: ") and "over 3 classes" in line[0]
+               for line in lines), base.stdout
 
 
 @pytest.mark.slow  # two processes, each loading the kernel and the default list
