@@ -32,8 +32,10 @@ side: the settings of one class run in a row, two at a time, in an order
 that turns by one setting from class to class (so none always starts
 first or runs beside the same other). Each process prints its class's CPU,
 its own peak RSS (Linux's VmHWM, reset after the set-up), what the memory
-made the kernel do (subclasses, shared, de-duplicated builds) and its boards, which must be the
-same at every setting.
+made the kernel do (subclasses, shared, de-duplicated builds), its boards,
+which must be the same at every setting, and, per forced level, its
+forcings, their CPU, the arena words they wrote and the highest bound
+(``levels``, in the record).
 
 Printed: a line per class and setting, then for each setting the whole
 proof's CPU estimated from the shard: the shard's classes are a stride
@@ -193,6 +195,10 @@ def solve_one(ns: argparse.Namespace) -> int:
         "build_s": round(solver.build_cpu, 2), "force_s": round(solver.force_cpu, 2),
         "bound_s": round(solver.bound_cpu, 2),
         "kernel": kernel_version(),  # the compiled core's source digest, as a run file's fingerprint has it
+        # where forcing went, level by level: forcings, CPU seconds, arena words written, highest bound
+        "levels": [[level, int(solver.level_forces[level]), round(solver.level_cpu[level], 2),
+                    int(solver.level_words[level]), int(solver.level_bound[level])]
+                   for level in range(geometry.n) if solver.level_forces[level]],
         # canonical, as the run file records them
         "boards": " ".join(f"{b}:{s}" for b, s in sorted({geometry.canonical(b): s for b, s in result.boards}.items())),
     }), flush=True)
@@ -337,7 +343,7 @@ def estimate(rows: list[Row], setting: Setting, total: int) -> Estimate:
             continue
         sampled = [r for r in group if r.sampled and setting in r.runs]
         measured = {id(r) for r in sampled}
-        if name == "tail" or len(sampled) == len(group):
+        if len(sampled) == len(group):
             shard += sum(r.runs[setting]["cpu"] for r in group)
             per_class += [r.runs[setting]["cpu"] for r in group]
             continue
@@ -431,6 +437,9 @@ def main() -> int:
                     help="also solve each class with the shard's own kernel, installed where this "
                          "Python runs (shard_kernel_one.py), beside the settings, and estimate each "
                          "setting against the shard's record through that ratio")
+    ap.add_argument("--recorded-only", action="store_true",
+                    help="solve nothing: estimate from what --record holds (a stratum partly "
+                         "measured by the ratio of what it holds)")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # a worker: this class only
     ap.add_argument("--memory-one", type=float, help=argparse.SUPPRESS)
     ap.add_argument("--dedup-one", type=int, default=-1, help=argparse.SUPPRESS)
@@ -476,8 +485,14 @@ def main() -> int:
     if ns.record:
         held = read_record(ns.record, ns, rows)
         print(f"# {ns.record}: {held} figures recorded before", flush=True)
+    if ns.recorded_only:
+        if not ns.record:
+            sys.exit("tail_memory: --recorded-only needs --record FILE")
+        for row in rows:  # what was not recorded is not solved
+            row.sampled = row.sampled and bool(row.runs)
     try:
-        run_all(ns, rows, settings)
+        if not ns.recorded_only:
+            run_all(ns, rows, settings)
     except KeyboardInterrupt:
         sys.exit("tail_memory: stopped" + (f"; what was solved is in {ns.record}" if ns.record else ""))
     recorded = sum(r.recorded for r in rows)

@@ -202,6 +202,9 @@ def test_tail_memory(tmp_path: Path) -> None:
         return [line for line in out.splitlines() if "\tshard " in line]
 
     assert prices(second.stdout) == prices(first.stdout) and len(prices(first.stdout)) == 2
+    # --recorded-only: the same prices from the file, nothing solved
+    only = script("tail_memory.py", *again, "--recorded-only", cwd=tmp_path)
+    assert only.returncode == 0 and prices(only.stdout) == prices(first.stdout), only.stderr
     other = script("tail_memory.py", *again[:4], "2", *again[5:], cwd=tmp_path)
     assert other.returncode != 0 and "of another measurement" in other.stderr
     assert len(record.read_text().splitlines()) == 6
