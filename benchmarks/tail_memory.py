@@ -357,6 +357,13 @@ def estimate(rows: list[Row], setting: Setting, total: int) -> Estimate:
         per_class += [r.runs[setting]["cpu"] if id(r) in measured else ratio * r.recorded for r in group]
         n, big = len(sampled), len(group)
         var += big * big * (1 - n / big) * s2 / n  # the ratio estimator's, as a total
+    return as_proof(shard, var, per_class, total)
+
+
+def as_proof(shard: float, var: float, per_class: list[float], total: int) -> Estimate:
+    """The shard's estimate (``var``: its strata's variance) as the whole
+    proof's, the shard a stride sample of its ``total`` classes, each class's
+    CPU as estimated in ``per_class``."""
     n = len(per_class)
     mean = sum(per_class) / n
     s2 = sum((c - mean) ** 2 for c in per_class) / (n - 1) if n > 1 else 0.0
@@ -375,10 +382,10 @@ def against(rows: list[Row], setting: Setting, base: Setting, total: int) -> Est
     per_class: list[float] = []
     for name in ("tail", "slow", "rest"):
         group = [r for r in rows if r.stratum == name]
-        recorded = sum(r.recorded for r in group)
-        pairs = [r for r in group if r.sampled and setting in r.runs and base in r.runs]
         if not group:
             continue
+        recorded = sum(r.recorded for r in group)
+        pairs = [r for r in group if r.sampled and setting in r.runs and base in r.runs]
         if not pairs:
             shard += recorded
             per_class += [r.recorded for r in group]
@@ -390,11 +397,7 @@ def against(rows: list[Row], setting: Setting, base: Setting, total: int) -> Est
         n, big = len(pairs), len(group)
         mean_x = sum(x) / n
         var += recorded * recorded * max(0.0, 1 - n / big) * s2 / n / (mean_x * mean_x)
-    n = len(per_class)
-    mean = sum(per_class) / n
-    s2 = sum((c - mean) ** 2 for c in per_class) / (n - 1) if n > 1 else 0.0
-    se_shard = total * math.sqrt(s2 / n * max(0.0, 1 - n / total))
-    return Estimate(shard, math.sqrt(var), se_shard, shard * total / n)
+    return as_proof(shard, var, per_class, total)
 
 
 def ratio_estimator(x: Sequence[float], y: Sequence[float]) -> tuple[float, float]:
