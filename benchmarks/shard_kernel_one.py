@@ -27,6 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from bnb_classes import class_peak_mb, peak_mb, reset_class_peak, start_as_a_worker  # noqa: E402
+from tail_memory import boards_field  # noqa: E402
 
 
 def main() -> int:
@@ -63,7 +64,7 @@ def main() -> int:
         "subclasses": 0, "shared": False, "dedups": 0,
         "build_s": round(result.build_s, 2), "force_s": round(result.force_s, 2),
         "bound_s": round(result.bound_s, 2),
-        "boards": " ".join(f"{b}:{s}" for b, s in sorted({geometry.canonical(b): s for b, s in result.boards}.items())),
+        "boards": boards_field(geometry, result.boards),
     }), flush=True)
     return 0
 

@@ -155,6 +155,13 @@ def strata(rows: list[Row], tail: float, slow: float, stride: int, rest_stride: 
 # -- one class in a process of its own ---------------------------------------------------
 
 
+def boards_field(geometry: Any, boards: Sequence[tuple[str, int]]) -> str:
+    """A class's boards as a ``--one`` line gives them, canonical (as the run
+    file records them), so that every setting's, and the shard kernel's
+    (``shard_kernel_one.py``), compare as text."""
+    return " ".join(f"{b}:{s}" for b, s in sorted({geometry.canonical(b): s for b, s in boards}.items()))
+
+
 def solve_one(ns: argparse.Namespace) -> int:
     """Solve class ``ns.one`` at ``ns.memory_one`` MB (``ns.dedup_one``, ``ns.way_one``)
     as a proof's worker does and print one JSON line of what it took."""
@@ -199,8 +206,7 @@ def solve_one(ns: argparse.Namespace) -> int:
         "levels": [[level, int(solver.level_forces[level]), round(solver.level_cpu[level], 2),
                     int(solver.level_words[level]), int(solver.level_bound[level])]
                    for level in range(geometry.n) if solver.level_forces[level]],
-        # canonical, as the run file records them
-        "boards": " ".join(f"{b}:{s}" for b, s in sorted({geometry.canonical(b): s for b, s in result.boards}.items())),
+        "boards": boards_field(geometry, result.boards),
     }), flush=True)
     return 0
 
@@ -472,6 +478,8 @@ def main() -> int:
         sys.exit(f"tail_memory: --way {ns.way!r}: not {' or '.join(WAYS)}, comma-separated")
     settings = [Setting(m, d, w) for m in memories for d in dedups for w in ways]
     base = Setting(0.0, -1, BASELINE)
+    if ns.baseline and not (ns.recorded_only or os.access(ns.baseline, os.X_OK)):
+        sys.exit(f"tail_memory: --baseline {ns.baseline!r}: not a Python this user can run")
     if ns.baseline:
         settings = [base, *settings]
     os.environ.setdefault("BOGGLE_OPT_WORDLISTS", str(HERE.parent.parent / "shared" / "wordlists"))

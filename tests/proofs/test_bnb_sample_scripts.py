@@ -183,6 +183,10 @@ def test_tail_memory(tmp_path: Path) -> None:
                for line in lines), r.stdout
     bad = script("tail_memory.py", str(table), "--size", "2x2", "--min-score", "1", "--way", "spill", cwd=tmp_path)
     assert bad.returncode != 0 and "--way 'spill': not share or split" in bad.stderr
+    missing = script("tail_memory.py", str(table), "--size", "2x2", "--min-score", "1", "--baseline",
+                     str(tmp_path / "no-python"), cwd=tmp_path)
+    assert missing.returncode != 0 and "not a Python this user can run" in missing.stderr
+    assert "Traceback" not in missing.stderr
     # --record: figures appended as they come; a second run solves nothing
     # again and prices the same; a file of another measurement is refused
     record = tmp_path / "tail.jsonl"
