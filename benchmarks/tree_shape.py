@@ -41,6 +41,7 @@ def main() -> int:
     ap.add_argument("--rule", default="standard")
     ns = ap.parse_args()
 
+    from boggle_opt.core.errors import BoggleOptError
     from boggle_opt.core.geometry import Geometry
     from boggle_opt.plugins.bnb import BranchAndBound
     from boggle_opt.proofs.board_classes import letter_mask
@@ -52,7 +53,10 @@ def main() -> int:
     except ValueError:
         sys.exit(f"tree_shape: --size {ns.size!r}: not CxR")
     geometry = Geometry(cols, rows)
-    d = load_dictionary(ns.wordlist, ns.rule)
+    try:
+        d = load_dictionary(ns.wordlist, ns.rule)
+    except (BoggleOptError, OSError) as err:  # an unknown list or rule, a missing file
+        sys.exit(f"tree_shape: {err}")
     bnb = BranchAndBound(BranchAndBound.Options(min_score=ns.min_score, worker_memory=ns.memory))
     _, buckets = bnb.buckets(geometry, d.alphabet)
     switch_pct, switch_score = bnb.switch_settings(geometry)
